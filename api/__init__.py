@@ -1,0 +1,1 @@
+"""The REST API: thin views over games.services (writes) and games.selectors (reads)."""

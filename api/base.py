@@ -1,0 +1,47 @@
+"""The base endpoint for one game: resolves the URL's game and the caller's seat once (Sentry's pattern)."""
+
+from __future__ import annotations
+
+from rest_framework.views import APIView
+
+from games import selectors
+from games.exceptions import BadRequest, NotFound
+from games.models import Game, Player
+
+
+def caller(request) -> Player | None:
+    user = request.user
+    return getattr(user, "player", None) if user is not None and user.is_authenticated else None
+
+
+def int_param(request, name: str, default: int | None = None, minimum: int = 0) -> int | None:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise BadRequest("invalid_parameter", f"{name} must be an integer") from None
+    if value < minimum:
+        raise BadRequest("invalid_parameter", f"{name} must be at least {minimum}")
+    return value
+
+
+class GameEndpoint(APIView):
+    """Turns `game_id` into the Game, and the caller into a seat (None = spectator)."""
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)
+        game = Game.objects.filter(pk=kwargs["game_id"]).first()
+        if game is None:
+            raise NotFound("not_found", "no such game")
+        self.game = game
+        self.seats = selectors.seats_of(game=game)
+        self.player = caller(request)
+        requested = int_param(request, "seat")
+        self.seat = selectors.viewer_seat(seats=self.seats, player=self.player, requested=requested)
+        if requested is not None and self.seat != requested and game.status != Game.Status.ACTIVE:
+            # Once a game is over its whole log is public: anyone may look through any seat's eyes.
+            if requested >= game.seat_count:
+                raise BadRequest("invalid_parameter", f"seat must be below {game.seat_count}")
+            self.seat = requested

@@ -1,0 +1,59 @@
+"""One exception handler: every error is JSON `{"code", "detail"}` with a fitting 4xx status."""
+
+from __future__ import annotations
+
+from django.core.exceptions import RequestDataTooBig
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from games.exceptions import ApplicationError
+
+_CODES = {
+    exceptions.ParseError: "malformed_json",
+    exceptions.NotAuthenticated: "not_authenticated",
+    exceptions.AuthenticationFailed: "invalid_token",
+    exceptions.PermissionDenied: "forbidden",
+    exceptions.NotFound: "not_found",
+    exceptions.MethodNotAllowed: "method_not_allowed",
+    exceptions.UnsupportedMediaType: "unsupported_media_type",
+    exceptions.NotAcceptable: "not_acceptable",
+    exceptions.Throttled: "throttled",
+}
+
+
+def error_body(code: str, detail: str, **extra) -> dict:
+    return {"code": code, "detail": detail, **extra}
+
+
+def exception_handler(exc, context):
+    if isinstance(exc, ApplicationError):
+        return Response(error_body(exc.code, exc.detail, **exc.extra), status=exc.status)
+    if isinstance(exc, RequestDataTooBig):
+        return Response(error_body("body_too_large", "the request body is too large"),
+                        status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    if isinstance(exc, exceptions.ValidationError):
+        return Response(error_body("invalid_input", _first_message(exc.detail), errors=exc.detail),
+                        status=status.HTTP_400_BAD_REQUEST)
+    response = drf_exception_handler(exc, context)
+    if response is not None:
+        code = next((c for cls, c in _CODES.items() if isinstance(exc, cls)), "error")
+        response.data = error_body(code, str(getattr(exc, "detail", exc)))
+    return response
+
+
+def _first_message(detail, path: str = "") -> str:
+    """A one-line summary of a nested validation error: `field: message`."""
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            return _first_message(value, f"{path}.{key}" if path else str(key))
+    if isinstance(detail, list) and detail:
+        first = detail[0]
+        if isinstance(first, (dict, list)):
+            index = next((i for i, d in enumerate(detail) if d), 0)
+            return _first_message(detail[index], f"{path}[{index}]")
+        return f"{path}: {first}" if path else str(first)
+    return f"{path}: {detail}" if path else str(detail)

@@ -1,0 +1,191 @@
+"""Game endpoints: create, list, summary, state, actions, events, replay, export."""
+
+from __future__ import annotations
+
+import django_filters
+from django.db import transaction
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from api.base import GameEndpoint, caller, int_param
+from api.serializers import ActionField, EventOutputSerializer, GameSummarySerializer
+from games import selectors, services
+from games.exceptions import Conflict, NotFound
+from games.models import Game
+
+IDEMPOTENCY = OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
+                               description="A retried request with the same key returns the first answer.")
+SEAT = OpenApiParameter("seat", int, required=False,
+                        description="Which of your seats to look through (any seat once the game is over).")
+
+
+def idempotent(request, make_response):
+    """Run `make_response` at most once per (player, Idempotency-Key); retries get the first answer."""
+    key = request.headers.get("Idempotency-Key")
+    player = caller(request)
+    if not key or player is None:
+        return make_response()
+    fingerprint = services.request_fingerprint(method=request.method, path=request.path, body=request.data)
+    record = services.idempotency_lookup(player=player, key=key, fingerprint=fingerprint)
+    if record is None:
+        try:
+            with transaction.atomic():
+                response = make_response()
+                services.idempotency_record(player=player, key=key, fingerprint=fingerprint,
+                                            status_code=response.status_code, body=response.data)
+            return response
+        except Conflict:
+            record = services.idempotency_lookup(player=player, key=key, fingerprint=fingerprint)
+            if record is None:
+                raise
+    return Response(record.body, status=record.status_code, headers={"Idempotent-Replayed": "true"})
+
+
+class GameFilter(django_filters.FilterSet):
+    kind = django_filters.CharFilter()
+    status = django_filters.ChoiceFilter(choices=Game.Status.choices)
+    player = django_filters.NumberFilter(field_name="seats__player_id", distinct=True)
+
+    class Meta:
+        model = Game
+        fields = ["kind", "status", "player"]
+
+
+class GameListCreateApi(APIView):
+    class GameListCreateInputSerializer(serializers.Serializer):
+        class SeatSerializer(serializers.Serializer):
+            player = serializers.IntegerField(required=False, min_value=1)
+            bot = serializers.CharField(required=False, max_length=32)
+            budget_ms = serializers.IntegerField(required=False, min_value=1, max_value=60_000)
+
+            def validate(self, attrs):
+                if ("player" in attrs) == ("bot" in attrs):
+                    raise serializers.ValidationError("a seat is either {'player': id} or {'bot': name}")
+                return attrs
+
+        kind = serializers.CharField(max_length=32)
+        seats = SeatSerializer(many=True, allow_empty=False, max_length=8)
+        options = serializers.DictField(required=False, default=dict)
+        seed = serializers.CharField(required=False, max_length=128)
+        decks = serializers.ListField(child=serializers.ListField(child=serializers.CharField(max_length=4),
+                                                                  max_length=120), required=False, max_length=64)
+        first_dealer = serializers.IntegerField(required=False, min_value=0)
+
+    def get_permissions(self):
+        return [IsAuthenticated()] if self.request.method == "POST" else []
+
+    @extend_schema(operation_id="game_list", parameters=[
+        OpenApiParameter("kind", str), OpenApiParameter("status", str, enum=[c for c, _ in Game.Status.choices]),
+        OpenApiParameter("player", int), OpenApiParameter("limit", int), OpenApiParameter("offset", int)],
+        responses=GameSummarySerializer(many=True))
+    def get(self, request):
+        games = GameFilter(request.query_params, queryset=selectors.game_list())
+        if not games.is_valid():
+            raise serializers.ValidationError(games.errors)
+        paginator = LimitOffsetPagination()
+        page = paginator.paginate_queryset(games.qs, request, view=self)
+        return paginator.get_paginated_response(GameSummarySerializer(page, many=True).data)
+
+    @extend_schema(operation_id="game_create", request=GameListCreateInputSerializer, parameters=[IDEMPOTENCY],
+                   responses={201: GameSummarySerializer})
+    def post(self, request):
+        data = self.GameListCreateInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+
+        def create():
+            game = services.game_create(creator=caller(request), **data.validated_data)
+            return Response(GameSummarySerializer(game).data, status=status.HTTP_201_CREATED)
+
+        return idempotent(request, create)
+
+
+class GameDetailApi(GameEndpoint):
+    @extend_schema(operation_id="game_detail", responses=GameSummarySerializer)
+    def get(self, request, game_id):
+        return Response(GameSummarySerializer(self.game).data)
+
+
+class GameStateApi(GameEndpoint):
+    class GameStateOutputSerializer(serializers.Serializer):
+        version = serializers.IntegerField()
+        status = serializers.CharField()
+        seat = serializers.IntegerField(allow_null=True)
+        to_act = serializers.ListField(child=serializers.IntegerField())
+        view = serializers.JSONField()
+        legal_actions = serializers.ListField(child=ActionField())
+        result = serializers.JSONField(allow_null=True)
+
+    @extend_schema(operation_id="game_state", parameters=[SEAT], responses=GameStateOutputSerializer)
+    def get(self, request, game_id):
+        return Response(self.GameStateOutputSerializer(selectors.game_state(game=self.game, seat=self.seat)).data)
+
+
+class GameActionApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    class GameActionInputSerializer(serializers.Serializer):
+        action = ActionField()
+        expected_version = serializers.IntegerField(required=False, min_value=0)
+        seat = serializers.IntegerField(required=False, min_value=0)
+
+    class GameActionOutputSerializer(serializers.Serializer):
+        version = serializers.IntegerField()
+        status = serializers.CharField()
+        events = EventOutputSerializer(many=True)
+
+    @extend_schema(operation_id="game_action", request=GameActionInputSerializer, parameters=[IDEMPOTENCY],
+                   responses={201: GameActionOutputSerializer})
+    def post(self, request, game_id):
+        data = self.GameActionInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+
+        def act():
+            game, events = services.game_apply_action(game_id=game_id, player=caller(request), **data.validated_data)
+            body = {"version": game.version, "status": game.status, "events": events}
+            return Response(self.GameActionOutputSerializer(body).data, status=status.HTTP_201_CREATED)
+
+        return idempotent(request, act)
+
+
+class GameEventsApi(GameEndpoint):
+    @extend_schema(operation_id="game_events", parameters=[OpenApiParameter("after", int), SEAT],
+                   responses=EventOutputSerializer(many=True))
+    def get(self, request, game_id):
+        after = int_param(request, "after", 0)
+        return Response(EventOutputSerializer(
+            selectors.game_events(game=self.game, viewer=self.seat, after=after), many=True).data)
+
+
+class GameReplayApi(GameEndpoint):
+    @extend_schema(operation_id="game_replay", parameters=[SEAT], responses=inline_serializer("ReplayIndex", {
+        "version": serializers.IntegerField(), "steps": serializers.ListField(child=serializers.JSONField())}))
+    def get(self, request, game_id):
+        """The steps of the game: step n is the position after event n."""
+        events = selectors.game_events(game=self.game, viewer=self.seat)
+        steps = [{"step": e["seq"], "type": e["type"], "actor": e["actor"]} for e in events]
+        return Response({"version": self.game.version, "steps": steps})
+
+
+class GameReplayStepApi(GameEndpoint):
+    @extend_schema(operation_id="game_replay_step", parameters=[SEAT], responses=inline_serializer("ReplayStep", {
+        "step": serializers.IntegerField(), "version": serializers.IntegerField(),
+        "to_act": serializers.ListField(child=serializers.IntegerField()), "view": serializers.JSONField()}))
+    def get(self, request, game_id, step):
+        if step < 1 or step > self.game.version:
+            raise NotFound("no_such_step", f"steps run from 1 to {self.game.version}")
+        return Response(selectors.game_replay(game=self.game, step=step, viewer=self.seat))
+
+
+class GameExportApi(GameEndpoint):
+    @extend_schema(operation_id="game_export", responses=inline_serializer("GameExport", {
+        "id": serializers.UUIDField(), "kind": serializers.CharField(), "seed": serializers.CharField(),
+        "seed_sha256": serializers.CharField(), "events": serializers.ListField(child=serializers.JSONField()),
+        "verification": serializers.JSONField()}))
+    def get(self, request, game_id):
+        if self.game.status == Game.Status.ACTIVE:
+            raise Conflict("game_running", "a game can be exported once it is over (its seed is still secret)")
+        return Response(selectors.game_export(game=self.game))

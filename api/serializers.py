@@ -1,0 +1,55 @@
+"""Shapes shared by several endpoints: the game summary, seats, events, and the action field."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from games.engine import registry
+
+
+def _all_action_schemas() -> list[dict]:
+    schemas = []
+    for engine in registry.engines():
+        for name, schema in engine.action_schemas.items():
+            schemas.append({**schema, "title": f"{engine.kind}: {name}"})
+    return schemas
+
+
+@extend_schema_field({"oneOf": _all_action_schemas(), "description": "An action object of the game's kind; "
+                      "`GET /api/v1/kinds/` lists each kind's schemas, and `legal_actions` in the state holds "
+                      "complete actions that can be sent as they are."})
+class ActionField(serializers.JSONField):
+    pass
+
+
+class SeatOutputSerializer(serializers.Serializer):
+    index = serializers.IntegerField()
+    player = serializers.IntegerField(source="player_id", allow_null=True)
+    name = serializers.SerializerMethodField()
+    bot = serializers.CharField(allow_blank=True)
+
+    def get_name(self, seat) -> str | None:
+        return seat.player.name if seat.player_id else None
+
+
+class GameSummarySerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    kind = serializers.CharField()
+    status = serializers.CharField()
+    version = serializers.IntegerField()
+    options = serializers.JSONField()
+    seats = SeatOutputSerializer(many=True, source="seats.all")
+    to_act = serializers.ListField(child=serializers.IntegerField())
+    result = serializers.JSONField(allow_null=True)
+    seed_sha256 = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+
+
+class EventOutputSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    type = serializers.CharField()
+    actor = serializers.IntegerField(allow_null=True)
+    data = serializers.JSONField()
+    recorded_at = serializers.DateTimeField(required=False)

@@ -1,0 +1,27 @@
+"""The embedded default's task worker: a Celery worker thread on the in-memory broker.
+
+Used only when CELERY_BROKER_URL is unset, so that one process serves the API and plays bot seats.
+"""
+
+from __future__ import annotations
+
+import logging
+
+log = logging.getLogger(__name__)
+_started = False
+
+
+def start_embedded_worker() -> None:
+    """Start (once) a solo-pool worker thread consuming the in-memory broker of this process."""
+    global _started
+    if _started:
+        return
+    from celery.contrib.testing.worker import start_worker
+
+    from config.celery import app
+
+    context = start_worker(app, pool="solo", concurrency=1, perform_ping_check=False, loglevel="WARNING",
+                           shutdown_timeout=5)
+    context.__enter__()  # lives as long as the process; the thread is a daemon
+    _started = True
+    log.info("embedded task worker started (in-memory broker)")

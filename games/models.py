@@ -1,0 +1,123 @@
+"""The event store: games, their seats, the append-only event log, snapshots and idempotency records.
+
+The log is the truth. `Game.version/status/to_act/result` are a head row kept in step with the log in
+the same transaction (for listing and optimistic checks); deleting every snapshot changes no answer.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+import pgtrigger
+from django.conf import settings
+from django.db import models
+
+
+class Player(models.Model):
+    """A person or program that plays through the API; authenticates with its user's token."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player")
+    name = models.CharField(max_length=40, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active"
+        FINISHED = "finished"
+        ABORTED = "aborted"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    kind = models.CharField(max_length=32, db_index=True)
+    options = models.JSONField(default=dict)
+    seat_count = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE, db_index=True)
+    version = models.PositiveIntegerField(default=0)
+    to_act = models.JSONField(default=list)
+    result = models.JSONField(null=True, blank=True)
+    # Secret until the game ends: the seed and any dealt decks. Never in a serializer of a running game.
+    seed = models.CharField(max_length=128)
+    seed_sha256 = models.CharField(max_length=64)
+    decks = models.JSONField(default=list, blank=True)
+    created_by = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.id}"
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="seats")
+    bot = models.CharField(max_length=32, blank=True, default="")
+    bot_options = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["index"]
+        constraints = [models.UniqueConstraint(fields=["game", "index"], name="seat_game_index_unique")]
+
+
+class Event(models.Model):
+    """One fact of one game. Rows are never updated or deleted (a trigger refuses it in PostgreSQL)."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events", db_index=False)
+    seq = models.PositiveIntegerField()
+    type = models.CharField(max_length=64)
+    actor = models.SmallIntegerField(null=True, blank=True)
+    data = models.JSONField()
+    public = models.JSONField(null=True, blank=True)
+    visible_to = models.JSONField(null=True, blank=True)
+    schema_version = models.PositiveSmallIntegerField(default=1)
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="event_game_seq_unique")]
+        triggers = [
+            pgtrigger.Protect(name="event_append_only", operation=pgtrigger.Update | pgtrigger.Delete),
+        ]
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None and not kwargs.get("force_insert"):
+            raise ValueError("events are append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ValueError("events are append-only")
+
+
+class Snapshot(models.Model):
+    """A folded position at `version`, valid only for the engine's `state_version`. A pure speed-up."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots")
+    version = models.PositiveIntegerField()
+    state_version = models.PositiveIntegerField()
+    payload = models.BinaryField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "version", "state_version"], name="snapshot_unique"),
+        ]
+
+
+class IdempotencyRecord(models.Model):
+    """The first answer to a request sent with an Idempotency-Key, replayed for any retry."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE)
+    key = models.CharField(max_length=128)
+    fingerprint = models.CharField(max_length=64)
+    status_code = models.PositiveSmallIntegerField()
+    body = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["player", "key"], name="idempotency_unique")]

@@ -1,0 +1,196 @@
+"""Reads: positions folded from the log (sped up by snapshots and a small cache), views, logs, replays.
+
+Nothing here writes the log. Every answer is computed from the events, so it is the same with or without
+snapshots and cache.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+from collections import OrderedDict
+from typing import Any
+
+from games.engine import registry
+from games.engine.chance import seed_commitment, verify_shuffle
+from games.engine.protocol import Engine
+from games.engine.protocol import Event as EngineEvent
+from games.engine.runner import Position, fold
+from games.models import Event, Game, Player, Seat, Snapshot
+
+_CACHE_SIZE = 512
+_positions: OrderedDict[tuple[str, int], Position] = OrderedDict()
+
+
+def engine_for(game: Game) -> Engine:
+    return registry.get(game.kind)
+
+
+def _to_engine_event(type_: str, data: Any, public: Any, visible_to: Any, actor: Any) -> EngineEvent:
+    return EngineEvent(type_, data, public, frozenset(visible_to) if visible_to is not None else None, actor)
+
+
+def _events_between(game: Game, after: int, upto: int) -> list[EngineEvent]:
+    rows = (
+        Event.objects.filter(game=game, seq__gt=after, seq__lte=upto)
+        .order_by("seq")
+        .values_list("type", "data", "public", "visible_to", "actor")
+    )
+    return [_to_engine_event(*row) for row in rows]
+
+
+def _latest_snapshot(game: Game, engine: Engine, upto: int) -> Position | None:
+    payload = (
+        Snapshot.objects.filter(game=game, state_version=engine.state_version, version__lte=upto)
+        .order_by("-version")
+        .values_list("payload", flat=True)
+        .first()
+    )
+    return pickle.loads(bytes(payload)) if payload is not None else None
+
+
+def game_position_at(*, game: Game, version: int) -> Position:
+    """The position after event `version` (a fold of the log, from the nearest snapshot)."""
+    key = (str(game.id), version)
+    cached = _positions.get(key)
+    if cached is not None:
+        _positions.move_to_end(key)
+        return cached
+    engine = engine_for(game)
+    start = _latest_snapshot(game, engine, version)
+    position = fold(engine, _events_between(game, start.version if start else 0, version), start)
+    _positions[key] = position
+    if len(_positions) > _CACHE_SIZE:
+        _positions.popitem(last=False)
+    return position
+
+
+def game_position(*, game: Game) -> Position:
+    return game_position_at(game=game, version=game.version)
+
+
+def remember_position(*, game: Game, position: Position) -> None:
+    """Let the writer hand its freshly computed position to the cache (it equals the fold)."""
+    _positions[(str(game.id), position.version)] = position
+
+
+def seats_of(*, game: Game) -> list[Seat]:
+    return list(game.seats.select_related("player").order_by("index"))
+
+
+def viewer_seat(*, seats: list[Seat], player: Player | None, requested: int | None = None) -> int | None:
+    """The seat whose eyes the caller uses: the requested one if theirs, else their first; None = spectator."""
+    mine = [seat.index for seat in seats if player is not None and seat.player_id == player.id]
+    if requested is not None and requested in mine:
+        return requested
+    return mine[0] if mine else None
+
+
+def game_state(*, game: Game, seat: int | None) -> dict:
+    engine = engine_for(game)
+    position = game_position(game=game)
+    state = position.state
+    running = game.status == Game.Status.ACTIVE
+    return {
+        "version": game.version,
+        "status": game.status,
+        "seat": seat,
+        "to_act": sorted(engine.to_act(state)) if running else [],
+        "view": engine.view(state, seat),
+        "legal_actions": engine.legal_actions(state, seat) if running and seat is not None else [],
+        "result": game.result,
+    }
+
+
+def _redacted(engine: Engine, game: Game, row: tuple, viewer: int | None) -> dict:
+    seq, type_, data, public, visible_to, actor, recorded_at = row
+    if game.status != Game.Status.ACTIVE:
+        shown = {"type": type_, "actor": actor, "data": data}
+    else:
+        shown = engine.redact(_to_engine_event(type_, data, public, visible_to, actor), viewer)
+    return {"seq": seq, **shown, "recorded_at": recorded_at}
+
+
+def game_events(*, game: Game, viewer: int | None, after: int = 0, limit: int = 1000) -> list[dict]:
+    """The log after `after`, each event as `viewer` may see it (everything once the game is over)."""
+    engine = engine_for(game)
+    rows = (
+        Event.objects.filter(game=game, seq__gt=after)
+        .order_by("seq")
+        .values_list("seq", "type", "data", "public", "visible_to", "actor", "recorded_at")[:limit]
+    )
+    return [_redacted(engine, game, row, viewer) for row in rows]
+
+
+def redact_new_events(*, game: Game, first_seq: int, events: list[EngineEvent], viewer: int | None) -> list[dict]:
+    """Freshly appended events as `viewer` may see them (the answer to a move)."""
+    engine = engine_for(game)
+    out = []
+    for offset, event in enumerate(events):
+        shown = engine.redact(event, viewer) if game.status == Game.Status.ACTIVE else {
+            "type": event.type, "actor": event.actor, "data": event.data}
+        out.append({"seq": first_seq + offset, **shown})
+    return out
+
+
+def game_replay(*, game: Game, step: int, viewer: int | None) -> dict:
+    """The view after event `step`, for stepping through a game."""
+    engine = engine_for(game)
+    position = game_position_at(game=game, version=step)
+    return {
+        "step": step,
+        "version": game.version,
+        "to_act": sorted(engine.to_act(position.state)) if position.state is not None else [],
+        "view": engine.view(position.state, viewer) if position.state is not None else None,
+    }
+
+
+def game_export(*, game: Game) -> dict:
+    """The whole log of a finished game with its revealed seed, and a check that re-derives every shuffle."""
+    rows = list(
+        Event.objects.filter(game=game)
+        .order_by("seq")
+        .values_list("seq", "type", "data", "public", "visible_to", "actor", "recorded_at")
+    )
+    events = [
+        {"seq": seq, "type": t, "actor": actor, "data": data, "visible_to": vis, "recorded_at": at}
+        for seq, t, data, public, vis, actor, at in rows
+    ]
+    return {"id": str(game.id), "kind": game.kind, "options": game.options, "seed": game.seed,
+            "seed_sha256": game.seed_sha256, "decks": game.decks, "result": game.result, "events": events,
+            "verification": game_verify(game=game, rows=rows)}
+
+
+def game_verify(*, game: Game, rows: list[tuple]) -> dict:
+    """Re-derive every shuffle from the revealed seed and refold the log to the recorded result."""
+    shuffles = []
+    for _, type_, data, *_rest in rows:
+        if type_ != "shuffle":
+            continue
+        n, cards, source = data["n"], data["cards"], data["source"]
+        if source == "decks":
+            ok = n < len(game.decks) and list(game.decks[n]) == list(cards)
+        else:
+            ok = verify_shuffle(game.seed, n, cards)
+        shuffles.append({"n": n, "purpose": data.get("purpose"), "source": source, "ok": ok})
+    engine = engine_for(game)
+    folded = fold(engine, [_to_engine_event(t, d, p, v, a) for _, t, d, p, v, a, _at in rows])
+    result_ok = json.loads(json.dumps(engine.result(folded.state))) == game.result
+    commitment_ok = seed_commitment(game.seed) == game.seed_sha256
+    return {
+        "seed_matches_commitment": commitment_ok,
+        "shuffles": shuffles,
+        "result_matches_log": result_ok,
+        "ok": commitment_ok and result_ok and all(s["ok"] for s in shuffles),
+    }
+
+
+def game_list(*, kind: str | None = None, status: str | None = None, player: int | None = None):
+    games = Game.objects.all().order_by("-created_at")
+    if kind:
+        games = games.filter(kind=kind)
+    if status:
+        games = games.filter(status=status)
+    if player is not None:
+        games = games.filter(seats__player_id=player).distinct()
+    return games.prefetch_related("seats__player")

@@ -1,0 +1,228 @@
+"""Writes: the only code that appends events. Each write is one transaction that checks, decides, appends
+and moves the head with an optimistic check, then queues a bot turn after commit."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import pickle
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from rest_framework.authtoken.models import Token
+
+from bots.policies import POLICIES
+from games import selectors
+from games.engine import registry
+from games.engine.chance import Chance, check_decks, new_seed, seed_commitment
+from games.engine.protocol import Event as EngineEvent
+from games.engine.protocol import IllegalAction, InvalidOptions
+from games.engine.runner import Position, apply_action, begin
+from games.exceptions import BadRequest, Conflict, Forbidden, NotFound, Unprocessable
+from games.models import Event, Game, IdempotencyRecord, Player, Seat, Snapshot
+
+_NAME = re.compile(r"^[\w][\w .'-]{0,39}$")
+_HEX = re.compile(r"^(?:[0-9a-fA-F]{2}){8,64}$")
+
+
+# -- players -----------------------------------------------------------------------------------------
+@transaction.atomic
+def player_create(*, name: str) -> tuple[Player, str]:
+    name = name.strip()
+    if not _NAME.match(name):
+        raise BadRequest("invalid_name", "a name has 1 to 40 letters, digits, spaces, dots, dashes or apostrophes")
+    if Player.objects.filter(name__iexact=name).exists():
+        raise Conflict("name_taken", f"the name {name!r} is taken")
+    try:
+        with transaction.atomic():
+            user = get_user_model().objects.create_user(username=f"player:{name.lower()}")
+            player = Player.objects.create(user=user, name=name)
+    except IntegrityError:
+        raise Conflict("name_taken", f"the name {name!r} is taken") from None
+    token = Token.objects.create(user=user)
+    return player, token.key
+
+
+# -- games -------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SeatSpec:
+    player: Player | None
+    bot: str
+    bot_options: dict
+
+
+def _seat_specs(seats: list[dict]) -> list[SeatSpec]:
+    specs: list[SeatSpec] = []
+    wanted = [s["player"] for s in seats if "player" in s]
+    players = Player.objects.in_bulk(wanted)
+    for index, seat in enumerate(seats):
+        if "player" in seat:
+            player = players.get(seat["player"])
+            if player is None:
+                raise Unprocessable("unknown_player", f"seats[{index}]: there is no player {seat['player']}")
+            specs.append(SeatSpec(player, "", {}))
+        else:
+            bot = seat["bot"]
+            if bot not in POLICIES:
+                raise Unprocessable("unknown_bot", f"seats[{index}]: unknown bot {bot!r}; known: {sorted(POLICIES)}")
+            specs.append(SeatSpec(None, bot, {k: v for k, v in seat.items() if k != "bot"}))
+    return specs
+
+
+def _created_event(game: Game, specs: list[SeatSpec]) -> EngineEvent:
+    seats = [{"player": s.player.id, "name": s.player.name} if s.player else {"bot": s.bot} for s in specs]
+    return EngineEvent("game.created", {"kind": game.kind, "options": game.options, "seats": seats,
+                                        "seed_sha256": game.seed_sha256})
+
+
+@transaction.atomic
+def game_create(*, creator: Player | None, kind: str, seats: list[dict], options: dict | None = None,
+                seed: str | None = None, decks: list | None = None, first_dealer: int | None = None) -> Game:
+    """Create a game and record its set-up. `seed`/`decks` fix the deal (tests, duplicate tournaments)."""
+    try:
+        engine = registry.get(kind)
+    except KeyError:
+        raise Unprocessable("unknown_kind", f"unknown game kind {kind!r}; known: {registry.kinds()}") from None
+    options = dict(options or {})
+    if first_dealer is not None:
+        if "first_dealer" not in engine.options:
+            raise Unprocessable("invalid_options", f"{kind} has no dealer: first_dealer does not apply")
+        options["first_dealer"] = first_dealer
+    try:
+        options = engine.normalize_options(options, len(seats))
+        deck_list = check_decks(decks or [], Counter(engine.card_set(len(seats), options)))
+    except InvalidOptions as error:
+        raise Unprocessable(error.code, error.message) from None
+    if seed is not None and not _HEX.match(seed):
+        raise BadRequest("invalid_seed", "seed must be hex, 16 to 128 digits, an even number of them")
+    seed = (seed or new_seed()).lower()
+    specs = _seat_specs(seats)
+
+    chance = Chance(seed, deck_list)
+    created_position = Position(None, 1, 0)
+    position, events = begin(engine, len(specs), options, chance, created_position)
+    used = [e for e in events if e.type == "shuffle" and e.data["n"] < len(deck_list)]
+    for event in used:
+        if event.data["source"] != "decks":
+            n = event.data["n"]
+            raise Unprocessable("invalid_decks", f"decks[{n}] is not a permutation of the {len(event.data['cards'])} "
+                                                 f"cards that shuffle {n} ({event.data['purpose']}) covers")
+    game = Game.objects.create(kind=kind, options=options, seat_count=len(specs), seed=seed,
+                               seed_sha256=seed_commitment(seed), decks=deck_list, created_by=creator)
+    Seat.objects.bulk_create(
+        [Seat(game=game, index=i, player=s.player, bot=s.bot, bot_options=s.bot_options) for i, s in enumerate(specs)]
+    )
+    _append(game, Position(None, 0, 0), [_created_event(game, specs), *events], position)
+    return game
+
+
+def game_apply_action(*, game_id: Any, player: Player, action: Any, expected_version: int | None,
+                      seat: int | None = None) -> tuple[Game, list[dict]]:
+    """Play `action` for the caller's seat; returns the game and the new events as the caller sees them."""
+    with transaction.atomic():
+        game = Game.objects.filter(pk=game_id).first()
+        if game is None:
+            raise NotFound("not_found", "no such game")
+        seats = selectors.seats_of(game=game)
+        mine = [s.index for s in seats if s.player_id == player.id]
+        if not mine:
+            raise Forbidden("not_seated", "you hold no seat in this game")
+        if seat is not None and seat not in mine:
+            raise Forbidden("not_your_seat", f"seat {seat} is not yours")
+        if game.status != Game.Status.ACTIVE:
+            raise Conflict("game_finished", "the game is over", version=game.version)
+        if expected_version is not None and expected_version != game.version:
+            raise Conflict("stale_version", f"the game is at version {game.version}, not {expected_version}",
+                           version=game.version)
+        position = selectors.game_position(game=game)
+        if seat is None:
+            to_act = selectors.engine_for(game).to_act(position.state)
+            seat = next((s for s in mine if s in to_act), mine[0])
+        events = _play(game, position, seat, action)
+        viewer = seat
+    return game, selectors.redact_new_events(game=game, first_seq=position.version + 1, events=events, viewer=viewer)
+
+
+def game_apply_seat_action(*, game: Game, seat: int, action: Any, expected_version: int) -> list[EngineEvent]:
+    """Play for a seat without a player check (bots, clocks). Raises Conflict if the game moved on."""
+    with transaction.atomic():
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE or game.version != expected_version:
+            raise Conflict("stale_version", "the game moved on", version=game.version)
+        return _play(game, selectors.game_position(game=game), seat, action)
+
+
+def _play(game: Game, position: Position, seat: int, action: Any) -> list[EngineEvent]:
+    engine = selectors.engine_for(game)
+    chance = Chance(game.seed, game.decks, position.shuffles)
+    try:
+        new_position, events = apply_action(engine, position, seat, action, chance)
+    except IllegalAction as refused:
+        raise Unprocessable(refused.code, refused.message) from None
+    _append(game, position, events, new_position)
+    return events
+
+
+def _append(game: Game, before: Position, events: list[EngineEvent], after: Position) -> None:
+    """Insert the events after `before.version` and move the head; a clash means someone moved first."""
+    engine = selectors.engine_for(game)
+    result = engine.result(after.state)
+    events = list(events)
+    if result is not None:
+        result = json.loads(json.dumps(result))
+        events.append(EngineEvent("game.finished", {"result": result, "seed": game.seed, "decks": game.decks}))
+        after = Position(after.state, after.version + 1, after.shuffles)
+    rows = [
+        Event(game=game, seq=before.version + offset, type=e.type, actor=e.actor, data=e.data, public=e.public,
+              visible_to=sorted(e.visible_to) if e.visible_to is not None else None)
+        for offset, e in enumerate(events, start=1)
+    ]
+    try:
+        with transaction.atomic():
+            Event.objects.bulk_create(rows)
+    except IntegrityError:
+        raise Conflict("version_conflict", "another move was recorded first; reload and retry",
+                       version=Game.objects.filter(pk=game.pk).values_list("version", flat=True).first()) from None
+    to_act = sorted(engine.to_act(after.state)) if result is None else []
+    status = Game.Status.ACTIVE if result is None else Game.Status.FINISHED
+    moved = Game.objects.filter(pk=game.pk, version=before.version).update(
+        version=after.version, status=status, to_act=to_act, result=result)
+    if not moved:
+        raise Conflict("version_conflict", "another move was recorded first; reload and retry")
+    game.version, game.status, game.to_act, game.result = after.version, status, to_act, result
+    selectors.remember_position(game=game, position=after)
+    if settings.SNAPSHOT_EVERY and after.version // settings.SNAPSHOT_EVERY > before.version // settings.SNAPSHOT_EVERY:
+        Snapshot.objects.create(game=game, version=after.version, state_version=engine.state_version,
+                                payload=pickle.dumps(after))
+    if result is None:
+        _queue_bot_turn(game, to_act)
+
+
+def _queue_bot_turn(game: Game, to_act: list[int]) -> None:
+    if not Seat.objects.filter(game=game, index__in=to_act).exclude(bot="").exists():
+        return
+    from bots.tasks import play_bot_turn
+
+    play_bot_turn.delay_on_commit(str(game.id), game.version)
+
+
+# -- idempotency -------------------------------------------------------------------------------------
+def request_fingerprint(*, method: str, path: str, body: Any) -> str:
+    return hashlib.sha256(json.dumps([method, path, body], sort_keys=True, default=str).encode()).hexdigest()
+
+
+def idempotency_lookup(*, player: Player, key: str, fingerprint: str) -> IdempotencyRecord | None:
+    record = IdempotencyRecord.objects.filter(player=player, key=key).first()
+    if record is not None and record.fingerprint != fingerprint:
+        raise Unprocessable("idempotency_key_reused", "this Idempotency-Key was used for a different request")
+    return record
+
+
+def idempotency_record(*, player: Player, key: str, fingerprint: str, status_code: int, body: Any) -> None:
+    IdempotencyRecord.objects.create(player=player, key=key, fingerprint=fingerprint, status_code=status_code,
+                                     body=json.loads(json.dumps(body, default=str)))
