@@ -19,7 +19,8 @@ class PlayerCreateApi(APIView):
         name = serializers.CharField()
         token = serializers.CharField()
 
-    @extend_schema(request=PlayerCreateInputSerializer, responses={201: PlayerCreateOutputSerializer}, operation_id="player_create",
+    @extend_schema(request=PlayerCreateInputSerializer, responses={201: PlayerCreateOutputSerializer},
+                   operation_id="player_create",
                    summary="Register a player; the answer holds its API token (Authorization: Token <key>)")
     def post(self, request):
         data = self.PlayerCreateInputSerializer(data=request.data)

@@ -114,14 +114,14 @@ def game_create(*, creator: Player | None, kind: str, seats: list[dict], options
                                                  f"cards that shuffle {n} ({event.data['purpose']}) covers")
     game = Game.objects.create(kind=kind, options=options, seat_count=len(specs), seed=seed,
                                seed_sha256=seed_commitment(seed), decks=deck_list, created_by=creator)
-    Seat.objects.bulk_create(
+    seats = Seat.objects.bulk_create(
         [Seat(game=game, index=i, player=s.player, bot=s.bot, bot_options=s.bot_options) for i, s in enumerate(specs)]
     )
-    _append(game, Position(None, 0, 0), [_created_event(game, specs), *events], position)
+    _append(game, Position(None, 0, 0), [_created_event(game, specs), *events], position, seats)
     return game
 
 
-def game_apply_action(*, game_id: Any, player: Player, action: Any, expected_version: int | None,
+def game_apply_action(*, game_id: Any, player: Player, action: Any, expected_version: int | None = None,
                       seat: int | None = None) -> tuple[Game, list[dict]]:
     """Play `action` for the caller's seat; returns the game and the new events as the caller sees them."""
     with transaction.atomic():
@@ -143,7 +143,7 @@ def game_apply_action(*, game_id: Any, player: Player, action: Any, expected_ver
         if seat is None:
             to_act = selectors.engine_for(game).to_act(position.state)
             seat = next((s for s in mine if s in to_act), mine[0])
-        events = _play(game, position, seat, action)
+        events = _play(game, position, seat, action, seats)
         viewer = seat
     return game, selectors.redact_new_events(game=game, first_seq=position.version + 1, events=events, viewer=viewer)
 
@@ -154,21 +154,21 @@ def game_apply_seat_action(*, game: Game, seat: int, action: Any, expected_versi
         game.refresh_from_db()
         if game.status != Game.Status.ACTIVE or game.version != expected_version:
             raise Conflict("stale_version", "the game moved on", version=game.version)
-        return _play(game, selectors.game_position(game=game), seat, action)
+        return _play(game, selectors.game_position(game=game), seat, action, selectors.seats_of(game=game))
 
 
-def _play(game: Game, position: Position, seat: int, action: Any) -> list[EngineEvent]:
+def _play(game: Game, position: Position, seat: int, action: Any, seats: list[Seat]) -> list[EngineEvent]:
     engine = selectors.engine_for(game)
     chance = Chance(game.seed, game.decks, position.shuffles)
     try:
         new_position, events = apply_action(engine, position, seat, action, chance)
     except IllegalAction as refused:
         raise Unprocessable(refused.code, refused.message) from None
-    _append(game, position, events, new_position)
+    _append(game, position, events, new_position, seats)
     return events
 
 
-def _append(game: Game, before: Position, events: list[EngineEvent], after: Position) -> None:
+def _append(game: Game, before: Position, events: list[EngineEvent], after: Position, seats: list[Seat]) -> None:
     """Insert the events after `before.version` and move the head; a clash means someone moved first."""
     engine = selectors.engine_for(game)
     result = engine.result(after.state)
@@ -199,13 +199,11 @@ def _append(game: Game, before: Position, events: list[EngineEvent], after: Posi
     if settings.SNAPSHOT_EVERY and after.version // settings.SNAPSHOT_EVERY > before.version // settings.SNAPSHOT_EVERY:
         Snapshot.objects.create(game=game, version=after.version, state_version=engine.state_version,
                                 payload=pickle.dumps(after))
-    if result is None:
-        _queue_bot_turn(game, to_act)
+    if result is None and any(seat.bot and seat.index in to_act for seat in seats):
+        _queue_bot_turn(game)
 
 
-def _queue_bot_turn(game: Game, to_act: list[int]) -> None:
-    if not Seat.objects.filter(game=game, index__in=to_act).exclude(bot="").exists():
-        return
+def _queue_bot_turn(game: Game) -> None:
     from bots.tasks import play_bot_turn
 
     play_bot_turn.delay_on_commit(str(game.id), game.version)
