@@ -8,13 +8,13 @@ from __future__ import annotations
 import logging
 
 log = logging.getLogger(__name__)
-_started = False
+_context = None  # the worker's context manager: dropping it would stop the worker
 
 
 def start_embedded_worker() -> None:
     """Start (once) a solo-pool worker thread consuming the in-memory broker of this process."""
-    global _started
-    if _started:
+    global _context
+    if _context is not None:
         return
     from celery.contrib.testing.worker import start_worker
 
@@ -23,5 +23,5 @@ def start_embedded_worker() -> None:
     context = start_worker(app, pool="solo", concurrency=1, perform_ping_check=False, loglevel="WARNING",
                            shutdown_timeout=5)
     context.__enter__()  # lives as long as the process; the thread is a daemon
-    _started = True
+    _context = context
     log.info("embedded task worker started (in-memory broker)")

@@ -102,6 +102,8 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+if CELERY_EMBEDDED_WORKER:
+    CELERY_BROKER_TRANSPORT_OPTIONS["polling_interval"] = 0.02  # the in-memory queue is polled
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
 SNAPSHOT_EVERY = env("SNAPSHOT_EVERY")
@@ -111,4 +113,5 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
+    "loggers": {"celery": {"level": env("CELERY_LOG_LEVEL", default="WARNING")}},
 }
