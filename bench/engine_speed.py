@@ -1,0 +1,97 @@
+"""Engine speed: random playouts of every registered game, a view computed after every step, measured
+side by side with RLCard's UNO (`env.run`, which encodes the state at every step) in the same run.
+
+    pip install -e ".[bench]" && python bench/engine_speed.py [--seconds 3] [--rounds 3]
+
+Rounds alternate ours and RLCard's (ABAB...) so machine noise hits both; the table prints the median of
+the rounds and the ratio ours / RLCard (target: at least 2 for every game).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from games.engine import registry  # noqa: E402
+from games.engine.chance import Chance  # noqa: E402
+from games.engine.runner import begin, fold  # noqa: E402
+
+
+def ours(kind: str, seats: int, seconds: float) -> tuple[float, float]:
+    """(steps/s, games/s) of random playouts with a view of the acting seat after every step."""
+    engine = registry.get(kind)
+    options = engine.normalize_options({}, seats)
+    rng = random.Random(0)
+    steps = games = 0
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        chance = Chance(f"{games:064x}")
+        position, _ = begin(engine, seats, options, chance)
+        state = position.state
+        while engine.result(state) is None:
+            seat = min(engine.to_act(state))
+            actions = engine.legal_actions(state, seat)
+            events = engine.decide(state, seat, actions[rng.randrange(len(actions))], chance)
+            position = fold(engine, events, position)
+            state = position.state
+            engine.view(state, seat)
+            steps += 1
+        games += 1
+    elapsed = time.perf_counter() - started
+    return steps / elapsed, games / elapsed
+
+
+def rlcard_uno(seconds: float) -> tuple[float, float]:
+    import rlcard
+    from rlcard.agents import RandomAgent
+
+    env = rlcard.make("uno", config={"seed": 0})
+    env.set_agents([RandomAgent(num_actions=env.num_actions) for _ in range(env.num_players)])
+    steps = games = 0
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        trajectories, _ = env.run(is_training=False)
+        steps += sum((len(t) - 1) // 2 for t in trajectories)
+        games += 1
+    elapsed = time.perf_counter() - started
+    return steps / elapsed, games / elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="per measurement")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--kinds", nargs="*", default=registry.kinds())
+    args = parser.parse_args()
+    try:
+        import rlcard  # noqa: F401
+    except ImportError:
+        sys.exit('RLCard is missing: pip install -e ".[bench]"')
+
+    cases = [(kind, seats) for kind in args.kinds for seats in sorted({registry.get(kind).seats.start,
+                                                                       min(4, registry.get(kind).seats[-1])})]
+    peer: list[float] = []
+    measured: dict[tuple[str, int], list[tuple[float, float]]] = {case: [] for case in cases}
+    for _ in range(args.rounds):
+        for case in cases:
+            peer.append(rlcard_uno(args.seconds)[0])
+            measured[case].append(ours(*case, args.seconds))
+    uno = statistics.median(peer)
+    print(f"python {sys.version.split()[0]}, cpus {os.cpu_count()}, {args.rounds} rounds x {args.seconds}s, "
+          f"median of rounds; RLCard uno: {uno:,.0f} steps/s (min {min(peer):,.0f}, max {max(peer):,.0f})")
+    print(f"{'game':<20}{'seats':>6}{'steps/s':>12}{'games/s':>10}{'ratio vs uno':>14}")
+    for (kind, seats), rows in measured.items():
+        steps = statistics.median(r[0] for r in rows)
+        games = statistics.median(r[1] for r in rows)
+        print(f"{kind:<20}{seats:>6}{steps:>12,.0f}{games:>10,.1f}{steps / uno:>14.2f}")
+
+
+if __name__ == "__main__":
+    main()
