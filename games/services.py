@@ -199,6 +199,11 @@ def _append(game: Game, before: Position, events: list[EngineEvent], after: Posi
     if settings.SNAPSHOT_EVERY and after.version // settings.SNAPSHOT_EVERY > before.version // settings.SNAPSHOT_EVERY:
         Snapshot.objects.create(game=game, version=after.version, state_version=engine.state_version,
                                 payload=pickle.dumps(after))
+    _after_append(game, result, to_act, seats)
+
+
+def _after_append(game: Game, result: dict | None, to_act: list[int], seats: list[Seat]) -> None:
+    """What a new head sets in motion once it commits: the next bot turn."""
     if result is None and any(seat.bot and seat.index in to_act for seat in seats):
         _queue_bot_turn(game)
 

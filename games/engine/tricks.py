@@ -89,15 +89,6 @@ def highest_of_each_suit(hand: Sequence[str], suit_of: Callable[[str], str],
     return list(best.values())
 
 
-def next_among(seat: int, members: Sequence[int] | frozenset[int], players: int) -> int:
-    """The first seat after `seat` in playing order that belongs to `members` (`seat` itself if alone)."""
-    for step in range(1, players + 1):
-        candidate = (seat + step) % players
-        if candidate in members:
-            return candidate
-    raise ValueError("members holds no seat")
-
-
 def single_suit(hand: Sequence[str], suit_of: Callable[[str], str]) -> str | None:
     """The suit of a non-empty hand whose cards are all of one suit (a flush), else None."""
     if not hand:

@@ -97,7 +97,6 @@ def test_folding_the_stored_log_rebuilds_the_live_state(kind, seats):
 
 @pytest.mark.parametrize(("kind", "seats"), CASES)
 def test_legal_actions_are_accepted_and_illegal_ones_refused(kind, seats):
-    engine = registry.get(kind)
     probe = random.Random(7)
 
     def check(engine, position, seat, actions, chance, rng):
