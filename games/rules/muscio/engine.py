@@ -1,0 +1,99 @@
+"""The Muscio engine object: options, action shapes, and the contract methods wired to the rules modules.
+
+The whole match is one engine game: hands are dealt, played and scored inside it, the deal passing to
+the left, until a score reaches zero (or the `max_hands` safety cap).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.engine.base import BaseEngine, Option
+from games.engine.protocol import JSON, Action, Event, InvalidOptions, Rng
+from games.rules.muscio import rules
+from games.rules.muscio.deal import match_events
+from games.rules.muscio.decide import decide
+from games.rules.muscio.evolve import evolve
+from games.rules.muscio.state import CANONICAL, DECLARE, EXCHANGE, FORFEIT, PLAYING, State, all_cards
+from games.rules.muscio.view import sample_state, view
+
+_NO_FIELDS: JSON = {"type": "object", "properties": {}, "required": []}
+_TURN_SETS = tuple(frozenset((seat,)) for seat in range(6))
+_FORFEIT_ALL = [{"type": "forfeit"}, {"type": "no_forfeit"}]
+
+
+class MuscioEngine(BaseEngine):
+    kind = "muscio"
+    title = "Muscio"
+    seats = range(3, 7)
+    state_version = 1
+    card_ids = frozenset(CANONICAL)
+    options = {
+        "first_dealer": Option(None, int, minimum=0, maximum=5, nullable=True,
+                               help="seat of the first dealer; drawn with the seeded rng when null"),
+        "max_hands": Option(200, int, minimum=1, maximum=10_000,
+                            help="safety cap: the match stops after this many hands, lowest score wins"),
+    }
+    action_schemas = {
+        # `play` is both the declaration (no field) and a card play (with `card`), as in rules §5 and §9.
+        "play": {"type": "object", "properties": {"card": {"type": "string"}}, "required": []},
+        "play_blinde": _NO_FIELDS,
+        "pass": _NO_FIELDS,
+        "exchange": {"type": "object", "properties": {"card": {"type": "string"}}, "required": ["card"]},
+        "no_exchange": _NO_FIELDS,
+        "forfeit": _NO_FIELDS,
+        "no_forfeit": _NO_FIELDS,
+    }
+    complete_legal_actions = True
+
+    # -- setup ---------------------------------------------------------------------------------
+    def start(self, seats: int, options: JSON, rng: Rng) -> list[Event]:
+        options = self.normalize_options(options, seats)
+        first = options["first_dealer"]
+        if first is not None and first >= seats:
+            raise InvalidOptions(f"first_dealer must be a seat between 0 and {seats - 1}")
+        return match_events(seats, first, options["max_hands"], rng)
+
+    def card_set(self, seats: int, options: JSON) -> list[str]:
+        return list(CANONICAL)
+
+    def all_cards(self, state: State) -> list[str]:
+        return all_cards(state)
+
+    # -- the fold and the decisions ------------------------------------------------------------
+    # The hot contract methods are the rules modules' functions themselves (one call less per step).
+    evolve = staticmethod(evolve)
+    decide = staticmethod(decide)
+
+    def to_act(self, state: State) -> frozenset[int]:
+        turn = state.turn
+        return frozenset() if turn is None else _TURN_SETS[turn]
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        if seat != state.turn:
+            return []
+        phase = state.phase
+        if phase == PLAYING:
+            return [{"type": "play", "card": card} for card in rules.legal_cards(state, seat)]
+        if phase == DECLARE:
+            actions = [{"type": "play"}]
+            if rules.blinde_available(state):
+                actions.append({"type": "play_blinde"})
+            if rules.pass_allowed(state, seat):
+                actions.append({"type": "pass"})
+            return actions
+        if phase == EXCHANGE:
+            return [*({"type": "exchange", "card": card} for card in state.hands[seat]), {"type": "no_exchange"}]
+        if phase == FORFEIT:
+            return [dict(action) for action in _FORFEIT_ALL]
+        return []
+
+    # -- reading -------------------------------------------------------------------------------
+    view = staticmethod(view)
+
+    def result(self, state: State) -> dict[str, Any] | None:
+        return state.match.result
+
+    def sample_state(self, view: JSON, seat: int | None, rng: random.Random) -> State:
+        return sample_state(view, seat, rng)

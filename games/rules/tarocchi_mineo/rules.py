@@ -1,0 +1,146 @@
+"""Pure rule predicates of Tarocchi (no events): legal plays, trick winner, called card, discard, commitments.
+
+Shared by `decide` (validation), `legal_actions` and the tests; the generic trick helpers of
+`games.engine.tricks` do the game-neutral parts.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from games.engine.tricks import follow_or_trump, trick_winner
+
+from .cards import (
+    CALLABLE,
+    DISCARDABLE_TRUMPS,
+    FUG,
+    STRENGTH,
+    SUIT_OF,
+    TRUMP,
+    UNDISCARDABLE,
+    is_plain,
+)
+from .state import NOBODY, Play
+
+_suit_of = SUIT_OF.__getitem__
+
+
+def led_suit(trick: tuple[Play, ...]) -> str | None:
+    """The suit to follow: that of the first real (non-Fuggitivo) card, None if there is none yet."""
+    for _, card in trick:
+        if card != FUG:
+            return SUIT_OF[card]
+    return None
+
+
+def legal_cards(hand: tuple[str, ...], trick: tuple[Play, ...]) -> list[str]:
+    """The cards of `hand` that may be played on `trick` (§8.1)."""
+    led = None
+    for _, card in trick:
+        if card != FUG:
+            led = SUIT_OF[card]
+            break
+    if led is None:  # leading, or the first real card after the Fuggitivo led the last trick
+        if trick or len(hand) == 1 or FUG not in hand:
+            return list(hand)
+        return [card for card in hand if card != FUG]
+    legal = follow_or_trump(hand, led, TRUMP, _suit_of)
+    if FUG in hand and FUG not in legal:
+        legal.append(FUG)  # the Fuggitivo may always be played instead
+    return legal
+
+
+def play_error(hand: tuple[str, ...], trick: tuple[Play, ...], card: str) -> tuple[str, str] | None:
+    """Why `card` may not be played now (code, message), or None when it may (same rule as `legal_cards`)."""
+    if card not in hand:
+        return "card_not_in_hand", "you do not hold that card"
+    led = None
+    for _, first in trick:
+        if first != FUG:
+            led = SUIT_OF[first]
+            break
+    if led is None:
+        if card == FUG and not trick and len(hand) > 1:
+            return "fuggitivo_cannot_lead", "the Fuggitivo may lead only the last trick"
+        return None
+    suit = SUIT_OF[card]
+    if suit == led or card == FUG:
+        return None
+    suit_of = SUIT_OF
+    if any(suit_of[c] == led for c in hand):
+        if led == TRUMP:
+            return "must_follow_suit", "a trump was led: you must play a trump"
+        return "must_follow_suit", f"you must follow the led suit ({led})"
+    if suit != TRUMP and led != TRUMP and any(suit_of[c] == TRUMP for c in hand):
+        return "must_follow_suit", "you cannot follow the led suit: you must play a trump"
+    return None
+
+
+def _strength_for(led: str):
+    def strength(card: str) -> int | None:
+        suit = SUIT_OF[card]
+        if suit == TRUMP:
+            return 1000 + STRENGTH[card]
+        if suit == led:
+            return STRENGTH[card]
+        return None
+
+    return strength
+
+
+def winner_of(plays: tuple[Play, ...]) -> int:
+    """The seat that wins a complete trick: highest trump, else highest card of the led suit."""
+    led = led_suit(plays)
+    return trick_winner(plays, _strength_for(led or TRUMP))
+
+
+def called_card(cards) -> str:
+    """The highest trump (T20 down to T1) not among `cards` (§5.2, DECISION TM-8)."""
+    held = set(cards)
+    for card in CALLABLE:
+        if card not in held:
+            return card
+    raise ValueError("every callable trump is held")  # impossible with 18 cards or fewer
+
+
+def discard_pool(hand: tuple[str, ...]) -> tuple[list[str], list[str], int]:
+    """(plain cards, discardable trumps, how many plain cards a discard must hold)."""
+    plain = [card for card in hand if is_plain(card)]
+    trumps = [card for card in hand if card in DISCARDABLE_TRUMPS]
+    return plain, trumps, min(3, len(plain))
+
+
+def discard_options(hand: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """Every legal 3-card discard (§6, DECISION TM-11), in a stable order."""
+    plain, trumps, need = discard_pool(hand)
+    if need == 3:
+        return list(combinations(plain, 3))
+    return [tuple(plain) + extra for extra in combinations(trumps, 3 - need)]
+
+
+def discard_error(hand: tuple[str, ...], cards: list[str]) -> tuple[str, str] | None:
+    """Why `cards` is not a legal discard from `hand`, or None."""
+    if len(cards) != 3:
+        return "invalid_discard", "discard exactly 3 cards"
+    if len(set(cards)) != 3:
+        return "invalid_discard", "discard 3 different cards"
+    if any(card not in hand for card in cards):
+        return "card_not_in_hand", "you may discard only cards you hold"
+    if any(card in UNDISCARDABLE for card in cards):
+        return "invalid_discard", "Kings, Arie (T16-T20), the Picciotti (T1) and the Fuggitivo are never discarded"
+    plain, _, need = discard_pool(hand)
+    chosen_plain = sum(1 for card in cards if is_plain(card))
+    if chosen_plain < need:
+        return "invalid_discard", "trumps may be discarded only when you hold fewer than 3 other discardable cards"
+    return None
+
+
+def may_scommessa(hand: tuple[str, ...]) -> bool:
+    return "T20" in hand and FUG in hand
+
+
+def may_rivanto(seat: int, declarer: int, partner: int, commits) -> bool:
+    """Only a real opponent of the declarer, and only once per deal (DECISION TM-12)."""
+    if seat == declarer or (partner != NOBODY and seat == partner):
+        return False
+    return all(word != "rivanto" for _, word in commits)

@@ -1,0 +1,120 @@
+"""What one seat may know: the redacted view, and the public status of the Fuggitivo.
+
+The view holds the whole public state plus the viewer's secrets (own hand, the dealer's peek, the
+declarer's discard, the partner when the viewer holds the called card), and nothing else, so
+`sample.sample_state` can rebuild a consistent full state from it. Sequences are returned as the
+state's own tuples (JSON arrays once serialised) to keep this hot function cheap.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .state import NOBODY, OVER, Deal, Match, State
+
+
+def public_sides_known(state: State) -> bool:
+    """Whether everybody knows both sides (always, except a call whose called card is still hidden)."""
+    return state.deal.contract != "call" or state.deal.partner_public or state.phase == OVER
+
+
+def fuggitivo_status(state: State) -> dict[str, Any] | None:
+    """The played Fuggitivo as the table sees it: owner, trick, and pending/assigned (§8.2).
+
+    It is "assigned" once a trick has been won by a player publicly known to be on its owner's side;
+    while a partnership is secret only the owner itself counts (the table cannot tell its partner).
+    The final owner is decided by `scoring.fuggitivo_side`, which gives the same answer at the end.
+    """
+    deal = state.deal
+    if deal.fug is None:
+        return None
+    owner, number = deal.fug
+    tricks = state.tricks
+    if public_sides_known(state):
+        declarer_side = {deal.declarer}
+        if deal.contract == "call":
+            declarer_side.add(deal.partner)
+        mates = declarer_side if owner in declarer_side else {0, 1, 2, 3} - declarer_side
+    else:
+        mates = {owner}
+    assigned = any(winner in mates for _, _, winner in tricks)
+    return {
+        "owner": owner,
+        "trick": number,
+        "trick_winner": tricks[number][2] if number < len(tricks) else None,
+        "status": "assigned" if assigned else "pending",
+    }
+
+
+_last: list[Any] = [None, None, None, None]  # (deal, tricks, phase) -> status: the previous answer
+
+
+def _fuggitivo(state: State) -> dict[str, Any] | None:
+    """`fuggitivo_status`, recomputed only when the deal, the tricks or the phase changed (views are hot).
+
+    The cache keeps references to its keys, so an identity test cannot be fooled by a recycled id.
+    """
+    cache = _last
+    if cache[0] is state.deal and cache[1] is state.tricks and cache[2] == state.phase:
+        status = cache[3]
+    else:
+        status = fuggitivo_status(state)
+        cache[:] = [state.deal, state.tricks, state.phase, status]
+    return None if status is None else dict(status)
+
+
+_public: list[Any] = [None, None, None]  # (match, deal) -> their public part: the previous answer
+
+
+def _public_part(match: Match, deal: Deal) -> dict[str, Any]:
+    """The viewer-independent fields that change at most a few times per deal (cached by identity)."""
+    cache = _public
+    if cache[0] is match and cache[1] is deal:
+        return cache[2]
+    declarer = deal.declarer
+    part = {
+        "deals": match.deals,
+        "deal": match.deal_no,
+        "dealer": None if match.dealer == NOBODY else match.dealer,
+        "scores": match.scores,
+        "history": match.history,
+        "stock_count": len(deal.stock),
+        "stata_bids": deal.stata_bids,
+        "bids": deal.bids,
+        "call": deal.call,
+        "declarer": None if declarer == NOBODY else declarer,
+        "contract": deal.contract,
+        "forced": deal.forced,
+        "called": deal.called,
+        "partner_public": deal.partner_public,
+        "monte": deal.monte,
+        "discard_count": len(deal.discard),
+        "commits": deal.commits,
+    }
+    cache[:] = [match, deal, part]
+    return part
+
+
+def view(state: State, viewer: int | None) -> dict[str, Any]:
+    """Everything `viewer` may know (None = a spectator); a fresh dict whose values are immutable
+    (tuples, numbers, strings), except the per-deal summaries of `history`, which must not be mutated."""
+    match, deal = state.match, state.deal
+    hands = state.hands
+    over = state.phase == OVER
+    partner = deal.partner
+    if partner == NOBODY or not (deal.partner_public or over or viewer == partner):
+        partner = None
+    return {
+        **_public_part(match, deal),
+        "phase": state.phase,
+        "turn": None if state.turn == NOBODY else state.turn,
+        "hand": None if viewer is None else hands[viewer],
+        "hand_counts": (len(hands[0]), len(hands[1]), len(hands[2]), len(hands[3])),
+        "peek": deal.peek if viewer is not None and viewer == match.dealer else None,
+        "partner": partner,
+        "discard": deal.discard if over or (viewer is not None and viewer == deal.declarer) else None,
+        "leader": None if state.leader == NOBODY else state.leader,
+        "trick": state.trick,
+        "tricks": state.tricks,
+        "fuggitivo": None if deal.fug is None else _fuggitivo(state),
+    }
