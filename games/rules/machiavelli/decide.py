@@ -1,0 +1,95 @@
+"""Validating an action and listing every fact it causes (machiavelli.md §6–§9).
+
+A turn is one action: `draw`, `pass` (empty stock only) or `meld` (the whole new table). A meld that passes
+the structural checks but holds an invalid group is a *failed operation*: under `penalty` the table stays
+as it was and the player draws up to three cards (a pass when the stock is empty); under `reject` it is
+refused. The end of a deal (closing, or a full round of passes on an empty stock) and the next deal of the
+match are emitted here too, so the log always stops at a player's decision.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.engine.protocol import Action, Event, IllegalAction, Rng
+from games.rules.machiavelli.deal import deal_events
+from games.rules.machiavelli.melds import check_submission
+from games.rules.machiavelli.state import State, deal_scores, number
+
+PENALTY_CARDS = 3
+
+
+def decide(state: State, seat: int, action: Action, rng: Rng) -> list[Event]:
+    if state.over:
+        raise IllegalAction("game_finished", "the game is over")
+    if seat != state.turn:
+        raise IllegalAction("not_your_turn", f"seat {seat} may not act now")
+    kind = action.get("type") if isinstance(action, dict) else None
+    if kind == "draw":
+        if not state.stock:
+            raise IllegalAction("stock_empty", "the stock is empty: pass instead")
+        return [_draw_event(seat, state.stock[:1], "turn")]
+    if kind == "pass":
+        if state.stock:
+            raise IllegalAction("stock_not_empty", "you may pass only when the stock is empty; draw instead")
+        return _pass_events(state, seat, "stock_empty", rng)
+    if kind == "meld":
+        if state.opening:
+            raise IllegalAction("must_draw", "the first turn of a deal is a forced draw")
+        return _meld_events(state, seat, action.get("table"), rng)
+    raise IllegalAction("unknown_action", f"unknown action type {kind!r}; this game knows: draw, meld, pass")
+
+
+def _draw_event(seat: int, cards: tuple[str, ...], reason: str) -> Event:
+    return Event(
+        "draw",
+        {"seat": seat, "cards": list(cards), "reason": reason},
+        public={"seat": seat, "count": len(cards), "reason": reason},
+        visible_to=frozenset({seat}),
+        actor=seat,
+    )
+
+
+def _pass_events(state: State, seat: int, reason: str, rng: Rng) -> list[Event]:
+    events = [Event("pass", {"seat": seat, "reason": reason}, actor=seat)]
+    if state.passes + 1 >= state.seats:
+        cards_left = tuple(len(hand) for hand in state.hands)
+        events.extend(_deal_end_events(state, None, cards_left, rng))
+    return events
+
+
+def _meld_events(state: State, seat: int, submission: Any, rng: Rng) -> list[Event]:
+    hand = state.hands[seat]
+    table, added = check_submission(state.table, hand, submission)
+    if table is None:
+        if not state.penalty:
+            raise IllegalAction("invalid_meld", "every group must be a set (3–4 cards, one rank, distinct suits) "
+                                "or a run (3+ cards of one suit in sequence)")
+        drawn = state.stock[:PENALTY_CARDS]
+        failed = Event("meld_failed", {"seat": seat, "drawn": len(drawn)}, actor=seat)
+        if drawn:
+            return [failed, _draw_event(seat, drawn, "penalty")]
+        return [failed, *_pass_events(state, seat, "failed_operation", rng)]
+    events = [Event("meld", {"seat": seat, "table": list(map(list, table)), "added": list(added)}, actor=seat)]
+    if len(added) == len(hand):
+        cards_left = tuple(0 if other == seat else len(h) for other, h in enumerate(state.hands))
+        events.extend(_deal_end_events(state, seat, cards_left, rng))
+    return events
+
+
+def _deal_end_events(state: State, closer: int | None, cards_left: tuple[int, ...], rng: Rng) -> list[Event]:
+    """Settle the deal and, unless the match is over, deal the next one (the deal passes to the left)."""
+    match_over = state.deal_no >= state.deals
+    scores = deal_scores(cards_left, closer, state.unit)
+    data = {
+        "deal": state.deal_no,
+        "closer": closer,
+        "blocked": closer is None,
+        "cards_left": {str(seat): count for seat, count in enumerate(cards_left)},
+        "scores": {str(seat): number(score) for seat, score in enumerate(scores)},
+        "match_over": match_over,
+    }
+    events = [Event("deal_end", data)]
+    if not match_over:
+        events.extend(deal_events(state.seats, state.deal_no + 1, (state.dealer + 1) % state.seats, rng))
+    return events

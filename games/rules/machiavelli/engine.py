@@ -1,0 +1,96 @@
+"""The Machiavelli engine object: options, action shapes, and the contract methods wired to the modules.
+
+`legal_actions` is a sample (`complete_legal_actions = False`): `draw` or `pass`, plus the melds that
+`legal.py` finds; `decide` accepts any valid arrangement of the whole table.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.engine.base import BaseEngine, Option
+from games.engine.protocol import Action, Event, Rng
+from games.rules.machiavelli import deal, legal
+from games.rules.machiavelli import decide as _decide
+from games.rules.machiavelli import evolve as _evolve
+from games.rules.machiavelli import view as _view
+from games.rules.machiavelli.cards import CARD_IDS, DECK
+from games.rules.machiavelli.state import State
+
+_DRAW: Action = {"type": "draw"}
+_PASS: Action = {"type": "pass"}
+
+
+class MachiavelliEngine(BaseEngine):
+    kind = "machiavelli"
+    title = "Machiavelli"
+    seats = range(2, 7)
+    state_version = 1
+    card_ids = CARD_IDS
+    complete_legal_actions = False
+    options = {
+        "deals": Option(4, int, minimum=1, maximum=50, help="deals in the match (1 = a single deal)"),
+        "unit": Option(1, int, minimum=1, maximum=1000, help="payment per card left in hand"),
+        "failed_operation": Option(
+            "penalty", str, choices=("penalty", "reject"),
+            help="an invalid arrangement: 'penalty' restores the table and draws 3; 'reject' refuses it",
+        ),
+        "first_dealer": Option(None, int, minimum=0, nullable=True, help="seat of the first dealer (else drawn)"),
+        "turn_seconds": Option(
+            None, int, minimum=1, nullable=True,
+            help="server-side turn timer (the hourglass): on timeout the server plays draw, or pass",
+        ),
+    }
+    action_schemas = {
+        "meld": {
+            "type": "object",
+            "properties": {
+                "table": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}},
+            },
+            "required": ["table"],
+        },
+        "draw": {"type": "object", "properties": {}, "required": []},
+        "pass": {"type": "object", "properties": {}, "required": []},
+    }
+
+    def start(self, seats: int, options: dict[str, Any], rng: Rng) -> list[Event]:
+        return deal.start_events(seats, options, rng)
+
+    def evolve(self, state: State | None, event: Event) -> State:
+        return _evolve.evolve(state, event)
+
+    def decide(self, state: State, seat: int, action: Action, rng: Rng) -> list[Event]:
+        return _decide.decide(state, seat, action, rng)
+
+    def to_act(self, state: State) -> frozenset[int]:
+        return frozenset() if state.over or state.turn < 0 else frozenset((state.turn,))
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        if state.over or seat != state.turn:
+            return []
+        if state.opening:
+            return [dict(_DRAW)]
+        first = dict(_DRAW) if state.stock else dict(_PASS)
+        return [first, *legal.meld_actions(state.table, state.hands[seat])]
+
+    def view(self, state: State, viewer: int | None) -> dict[str, Any]:
+        return _view.view(state, viewer)
+
+    def result(self, state: State) -> dict[str, Any] | None:
+        return _view.result(state)
+
+    def sample_state(self, view: dict[str, Any], seat: int | None, rng: random.Random) -> State:
+        return _view.sample_state(view, seat, rng)
+
+    def card_set(self, seats: int, options: dict[str, Any]) -> list[str]:
+        return list(DECK)
+
+    def all_cards(self, state: State) -> list[str]:
+        cards = [card for hand in state.hands for card in hand]
+        cards.extend(state.stock)
+        cards.extend(card for group in state.table for card in group)
+        return cards
+
+
+ENGINE = MachiavelliEngine()
