@@ -1,0 +1,34 @@
+"""The one place that lists the games the server offers."""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+from games.engine.protocol import Engine
+
+#: kind -> module exposing `ENGINE`. Add a game here and every generic test, the API and the
+#: benchmarks pick it up.
+_MODULES: dict[str, str] = {
+    "machiavelli": "games.rules.machiavelli",
+    "muscio": "games.rules.muscio",
+    "spite-and-malice": "games.rules.spite_and_malice",
+    "diavoletto": "games.rules.diavoletto",
+    "tarocchi-mineo": "games.rules.tarocchi_mineo",
+}
+
+_cache: dict[str, Engine] = {}
+
+
+def kinds() -> list[str]:
+    return list(_MODULES)
+
+
+def get(kind: str) -> Engine:
+    """The engine of `kind`; KeyError for an unknown kind."""
+    if kind not in _cache:
+        _cache[kind] = import_module(_MODULES[kind]).ENGINE
+    return _cache[kind]
+
+
+def engines() -> list[Engine]:
+    return [get(kind) for kind in _MODULES]

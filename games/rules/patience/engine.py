@@ -1,0 +1,89 @@
+"""The shared engine object: the platform contract wired to the patience rules and one game's `Variant`."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.engine.base import BaseEngine, Option
+from games.engine.cards import JOKER, french_deck
+from games.engine.protocol import JSON, Action, Event, Rng
+from games.rules.patience import moves, scoring, setup
+from games.rules.patience.decide import decide
+from games.rules.patience.evolve import evolve
+from games.rules.patience.state import Table, table_cards
+from games.rules.patience.variant import Variant
+from games.rules.patience.view import card_set, sample_state, view
+
+_CARD = {"type": "string"}
+_ROW = {"type": "integer"}
+_CENTRE = {"oneOf": [{"type": "integer"}, {"type": "string", "enum": [moves.NEW]}]}
+
+ACTION_SCHEMAS: dict[str, JSON] = {
+    "play": {
+        "type": "object",
+        "properties": {
+            "source": {"type": "string", "enum": ["hand", "goal", "discard"]},
+            "card": _CARD,
+            "center": _CENTRE,
+            "pile": _ROW,
+        },
+        "required": ["source", "card", "center"],
+    },
+    "discard": {"type": "object", "properties": {"card": _CARD, "pile": _ROW}, "required": ["card", "pile"]},
+    "end_turn": {"type": "object", "properties": {}, "required": []},
+}
+
+OPTIONS = {
+    "target": Option(None, int, minimum=1, nullable=True,
+                     help="points that win a match of several games; null plays a single game"),
+    "max_turns": Option(1000, int, minimum=1, maximum=100_000,
+                        help="a game still running after this many turns is scored as blocked"),
+}
+
+_NOBODY: frozenset[int] = frozenset()
+_SEAT = (frozenset((0,)), frozenset((1,)))
+
+
+def to_act(state: Table) -> frozenset[int]:
+    """The seat whose turn it is; nobody once the match is over."""
+    return _NOBODY if state.match.over else _SEAT[state.turn.current]
+
+
+class PatienceEngine(BaseEngine):
+    """One two-player competitive patience; everything game-specific comes from `variant`."""
+
+    seats = range(2, 3)
+    state_version = 1
+    action_schemas = ACTION_SCHEMAS
+    options = OPTIONS
+    complete_legal_actions = True
+    # The hot calls that need no variant are the module functions themselves (no extra call per step).
+    evolve = staticmethod(evolve)
+    to_act = staticmethod(to_act)
+    view = staticmethod(view)
+    result = staticmethod(scoring.result)
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        self.kind = variant.kind
+        self.title = variant.title
+        self.card_ids = frozenset(french_deck()) | {JOKER}
+
+    def start(self, seats: int, options: JSON, rng: Rng) -> list[Event]:
+        return setup.start_events(self.variant, self.normalize_options(options, seats), rng)
+
+    def decide(self, state: Table, seat: int, action: Action, rng: Rng) -> list[Event]:
+        return decide(self.variant, state, seat, action, rng)
+
+    def legal_actions(self, state: Table, seat: int) -> list[Action]:
+        return moves.legal_actions(self.variant, state, seat)
+
+    def sample_state(self, view: JSON, seat: int | None, rng: random.Random) -> Table:
+        return sample_state(self.variant, view, seat, rng)
+
+    def card_set(self, seats: int, options: JSON) -> list[str]:
+        return card_set(self.variant)
+
+    def all_cards(self, state: Any) -> list[str]:
+        return table_cards(state)

@@ -1,0 +1,181 @@
+"""The fold step: one event applied to a table, with no validation and no randomness.
+
+`data` of every event is the whole truth, so folding a stored log (lists where tuples were) rebuilds an
+equal table. `Recorder` lets `decide` and `start` emit events while keeping the table they lead to, so
+the flow code reads the state the events produce instead of predicting it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from games.engine.protocol import JSON, Event
+from games.rules.patience.state import (
+    GOAL_SIZE,
+    KING,
+    GameResult,
+    Match,
+    Table,
+    Turn,
+    empty_table,
+    fresh_zones,
+    make_table,
+    make_turn,
+    pile_index,
+    without_one,
+)
+
+
+def _setup(table: Table | None, data: JSON) -> Table:
+    return empty_table(data["target"], data["max_turns"])
+
+
+def _game_start(table: Table, data: JSON) -> Table:
+    m = table.match
+    return fresh_zones(Match(m.target, m.max_turns, data["game"], m.totals, m.history, False))
+
+
+def _shuffle(table: Table, data: JSON) -> Table:
+    cards = tuple(data["cards"])
+    purpose = data["purpose"]
+    if purpose == "goal":
+        return table.with_(goals=(cards[:GOAL_SIZE], cards[GOAL_SIZE:]))
+    if purpose == "recycle_under":
+        return table.with_(stock=table.stock + cards, completed=())
+    return table.with_(stock=cards, completed=())  # "stock" (set-up) or "recycle" (stock + completed)
+
+
+def _take(table: Table, data: JSON) -> Table:
+    """A deal or a draw: cards from the top of the stock to a hand."""
+    seat, cards = data["seat"], tuple(data["cards"])
+    hands = table.hands
+    hand = hands[seat] + cards
+    hands = (hand, hands[1]) if seat == 0 else (hands[0], hand)
+    t = table
+    return make_table(t.match, t.turn, hands, t.goals, t.rows, t.stock[len(cards):], t.centre, t.next_pile,
+                      t.completed)
+
+
+def _goal_tops(t: Table, data: JSON) -> Table:
+    """The goal tops are compared: the higher one starts turn 1 (on a tie the goal pack is shuffled again)."""
+    first = data["first"]
+    if first is None:
+        return t
+    return make_table(t.match, make_turn(first, 1, False, 0), t.hands, t.goals, t.rows, t.stock, t.centre,
+                      t.next_pile, t.completed)
+
+
+def _next_turn(turn: Turn, data: JSON) -> Turn:
+    """A discard or an end_turn closes the turn: the other seat's turn begins."""
+    return make_turn(1 - turn.current, turn.number + 1, False, data["dead_turns"])
+
+
+def _end_turn(t: Table, data: JSON) -> Table:
+    return make_table(t.match, _next_turn(t.turn, data), t.hands, t.goals, t.rows, t.stock, t.centre,
+                      t.next_pile, t.completed)
+
+
+def _play(t: Table, data: JSON) -> Table:
+    seat, card, source, where = data["seat"], data["card"], data["source"], data["center"]
+    hands, goals, rows = t.hands, t.goals, t.rows
+    if source == "hand":
+        hand = without_one(hands[seat], card)
+        hands = (hand, hands[1]) if seat == 0 else (hands[0], hand)
+    elif source == "goal":
+        goal = goals[seat][1:]
+        goals = (goal, goals[1]) if seat == 0 else (goals[0], goal)
+    else:
+        row = data["pile"]
+        seat_rows = list(rows[seat])
+        seat_rows[row] = seat_rows[row][:-1]
+        rows = (tuple(seat_rows), rows[1]) if seat == 0 else (rows[0], tuple(seat_rows))
+    centre, completed, next_pile = t.centre, t.completed, t.next_pile
+    if data["opened"]:
+        centre = centre + ((where, (card,)),)
+        next_pile = where + 1
+    else:
+        index = pile_index(t, where)
+        cards = centre[index][1] + (card,)
+        if len(cards) == KING:
+            centre = centre[:index] + centre[index + 1:]
+            completed = completed + cards
+        else:
+            centre = centre[:index] + ((where, cards),) + centre[index + 1:]
+    turn = t.turn
+    if not turn.moved:
+        turn = make_turn(turn.current, turn.number, True, turn.dead_turns)
+    return make_table(t.match, turn, hands, goals, rows, t.stock, centre, next_pile, completed)
+
+
+def _discard(t: Table, data: JSON) -> Table:
+    seat, card, row = data["seat"], data["card"], data["pile"]
+    hands, rows = t.hands, t.rows
+    hand = without_one(hands[seat], card)
+    hands = (hand, hands[1]) if seat == 0 else (hands[0], hand)
+    seat_rows = list(rows[seat])
+    seat_rows[row] = seat_rows[row] + (card,)
+    rows = (tuple(seat_rows), rows[1]) if seat == 0 else (rows[0], tuple(seat_rows))
+    return make_table(t.match, _next_turn(t.turn, data), hands, t.goals, rows, t.stock, t.centre, t.next_pile,
+                      t.completed)
+
+
+def _game_over(table: Table, data: JSON) -> Table:
+    points = data["points"]
+    totals = data["totals"]
+    result = GameResult(data["game"], data["winner"], (points["0"], points["1"]), data["reason"])
+    m = table.match
+    match = Match(m.target, m.max_turns, m.game, (totals["0"], totals["1"]), m.history + (result,),
+                  data["match_over"])
+    return table.with_(match=match)
+
+
+_HANDLERS: dict[str, Callable[[Table, JSON], Table]] = {
+    "setup": _setup,
+    "game_start": _game_start,
+    "shuffle": _shuffle,
+    "goal_tops": _goal_tops,
+    "deal": _take,
+    "draw": _take,
+    "play": _play,
+    "discard": _discard,
+    "end_turn": _end_turn,
+    "game_over": _game_over,
+}
+
+
+#: The steps `decide` last folded: id(event) -> (event, table before, table after). The platform folds
+#: the events `decide` returns onto the same table right away; this lets it reuse those steps instead of
+#: computing each twice. A hit needs the very same event and table objects, so it is exactly the value
+#: the handler would return (tables are immutable); anything else (a stored log, a replay) is computed.
+_last_steps: dict[int, tuple[Event, Table | None, Table]] = {}
+
+
+def evolve(table: Table | None, event: Event) -> Table:
+    step = _last_steps.get(id(event))
+    if step is not None and step[0] is event and step[1] is table:
+        return step[2]
+    return _HANDLERS[event.type](table, event.data)
+
+
+class Recorder:
+    """The events of one `start`/`decide` call and the table they lead to."""
+
+    __slots__ = ("table", "events", "steps")
+
+    def __init__(self, table: Table | None) -> None:
+        self.table = table
+        self.events: list[Event] = []
+        self.steps: dict[int, tuple[Event, Table | None, Table]] = {}
+
+    def emit(self, event: Event) -> Table:
+        before = self.table
+        after = self.table = _HANDLERS[event.type](before, event.data)
+        self.events.append(event)
+        self.steps[id(event)] = (event, before, after)
+        return after
+
+    def done(self) -> list[Event]:
+        """The events, with their folding remembered for the platform's fold that follows."""
+        global _last_steps
+        _last_steps = self.steps
+        return self.events

@@ -1,0 +1,53 @@
+"""Setting up a game: the goal piles (redealt while the two tops tie), the stock, the hands, the first turn.
+
+Used by `start` for the first game and by `decide` for every further game of a match, so each game of a
+match is dealt exactly like the first one, with fresh shuffles.
+
+Shuffles, in order: the goal pack (the 52 cards in `french_deck()` order: spades, hearts, diamonds, clubs,
+each A..K), again while the tops tie; then the stock pack (the same 52 followed by the jokers). Goal cards
+0-25 are seat 0's pile (card 0 face up), 26-51 seat 1's; the stock pack's first `initial_hand` cards go
+to seat 0, the next ones to seat 1, the rest is the stock (top first).
+"""
+
+from __future__ import annotations
+
+from games.engine.cards import FRENCH_VALUE, french_deck
+from games.engine.chance import shuffle_event
+from games.engine.protocol import JSON, Event, Rng
+from games.rules.patience.evolve import Recorder
+from games.rules.patience.state import GOAL_SIZE, SEATS
+from games.rules.patience.turns import open_turn
+from games.rules.patience.variant import Variant
+
+_GOAL_PACK = french_deck()
+
+
+def deal_game(log: Recorder, variant: Variant, rng: Rng, number: int) -> None:
+    """Emit the set-up of game `number` up to the first player's first decision."""
+    log.emit(Event("game_start", {"game": number}))
+    while True:
+        event, order = shuffle_event(rng, list(_GOAL_PACK), "goal")
+        log.emit(event)
+        tops = [order[0], order[GOAL_SIZE]]
+        values = [FRENCH_VALUE[top] for top in tops]
+        first = None if values[0] == values[1] else int(values[1] > values[0])
+        log.emit(Event("goal_tops", {"tops": tops, "first": first}))
+        if first is not None:
+            break
+    event, order = shuffle_event(rng, french_deck(variant.stock_jokers), "stock")
+    log.emit(event)
+    size = variant.initial_hand
+    if size:
+        for seat in range(SEATS):
+            cards = order[seat * size:(seat + 1) * size]
+            log.emit(Event("deal", {"seat": seat, "cards": cards}, public={"seat": seat, "count": len(cards)},
+                           visible_to=frozenset((seat,))))
+    open_turn(log, variant, rng)
+
+
+def start_events(variant: Variant, options: JSON, rng: Rng) -> list[Event]:
+    """The match set-up: its options, then the first game."""
+    log = Recorder(None)
+    log.emit(Event("setup", {"target": options["target"], "max_turns": options["max_turns"]}))
+    deal_game(log, variant, rng, 1)
+    return log.done()

@@ -1,0 +1,103 @@
+"""What one seat (or a spectator) may see, and full tables consistent with such a view.
+
+Public: goal tops and sizes, every discard row, the centre piles, the completed cards, the stock size,
+hand sizes, the turn and the match so far. Private: the viewer's own hand. Hidden from everyone: the
+goal cards under the tops, the stock order, the other hand. `sample_state` deals the unseen cards at
+random among those hidden places, which is what search bots play on.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from games.engine.cards import french_deck
+from games.engine.protocol import JSON
+from games.rules.patience.scoring import result
+from games.rules.patience.state import SEATS, Cards, GameResult, Match, Table, Turn
+from games.rules.patience.variant import Variant
+
+
+def card_set(variant: Variant) -> list[str]:
+    """Every card of the game: the goal pack and the stock pack with its jokers."""
+    return french_deck() + french_deck(variant.stock_jokers)
+
+
+def view(table: Table, viewer: int | None) -> JSON:
+    # `[*cards]` rather than `list(cards)`: the same list, built without a call (views are made every step).
+    players = []
+    for seat in range(SEATS):
+        hand = table.hands[seat]
+        goal = table.goals[seat]
+        rows = table.rows[seat]
+        players.append({
+            "hand": [*hand] if seat == viewer else None,
+            "hand_count": len(hand),
+            "goal_top": goal[0] if goal else None,
+            "goal_count": len(goal),
+            "discards": [[*rows[0]], [*rows[1]], [*rows[2]], [*rows[3]]],
+        })
+    match, turn = table.match, table.turn
+    return {
+        "game": match.game,
+        "target": match.target,
+        "max_turns": match.max_turns,
+        "turn": turn.number,
+        "current": None if match.over else turn.current,
+        "moved_this_turn": turn.moved,
+        "dead_turns": turn.dead_turns,
+        "players": players,
+        "stock_count": len(table.stock),
+        "centre": [{"id": ident, "value": len(cards), "cards": [*cards]} for ident, cards in table.centre],
+        "next_pile_id": table.next_pile,
+        "completed": [*table.completed],
+        "totals": {"0": match.totals[0], "1": match.totals[1]},
+        "games": [game.as_json() for game in match.history],
+        "over": match.over,
+        "result": result(table) if match.over else None,
+    }
+
+
+def sample_state(variant: Variant, view_: JSON, viewer: int | None, rng: random.Random) -> Table:
+    """A full table consistent with `view_`: unseen cards dealt at random among the hidden places."""
+    players = view_["players"]
+    known: list[str] = []
+    for player in players:
+        if player["hand"] is not None:
+            known.extend(player["hand"])
+        if player["goal_top"] is not None:
+            known.append(player["goal_top"])
+        for row in player["discards"]:
+            known.extend(row)
+    for pile in view_["centre"]:
+        known.extend(pile["cards"])
+    known.extend(view_["completed"])
+    unseen = list((Counter(card_set(variant)) - Counter(known)).elements())
+    rng.shuffle(unseen)
+    taken = 0
+
+    def deal(count: int) -> Cards:
+        nonlocal taken
+        cards = tuple(unseen[taken:taken + count])
+        taken += count
+        return cards
+
+    hands = []
+    goals = []
+    for player in players:
+        hand = player["hand"]
+        hands.append(tuple(hand) if hand is not None else deal(player["hand_count"]))
+        top = player["goal_top"]
+        goals.append(() if top is None else (top,) + deal(player["goal_count"] - 1))
+    stock = deal(view_["stock_count"])
+    rows = tuple(tuple(tuple(row) for row in player["discards"]) for player in players)
+    centre = tuple((pile["id"], tuple(pile["cards"])) for pile in view_["centre"])
+    history = tuple(GameResult(g["game"], g["winner"], (g["points"]["0"], g["points"]["1"]), g["reason"])
+                    for g in view_["games"])
+    totals = view_["totals"]
+    match = Match(view_["target"], view_["max_turns"], view_["game"], (totals["0"], totals["1"]), history,
+                  view_["over"])
+    current = view_["current"]
+    turn = Turn(0 if current is None else current, view_["turn"], view_["moved_this_turn"], view_["dead_turns"])
+    return Table(match, turn, (hands[0], hands[1]), (goals[0], goals[1]), rows, stock, centre,
+                 view_["next_pile_id"], tuple(view_["completed"]))
