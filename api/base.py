@@ -15,7 +15,11 @@ def caller(request) -> Player | None:
 
 
 def int_param(request, name: str, default: int | None = None, minimum: int = 0) -> int | None:
-    raw = request.query_params.get(name)
+    return parse_int(request.query_params.get(name), name, default, minimum)
+
+
+def parse_int(raw: str | None, name: str, default: int | None = None, minimum: int = 0) -> int | None:
+    """A non-negative integer parameter, or a 400 that names it."""
     if raw is None or raw == "":
         return default
     try:
@@ -40,7 +44,7 @@ class GameEndpoint(APIView):
         self.player = caller(request)
         requested = int_param(request, "seat")
         self.seat = selectors.viewer_seat(seats=self.seats, player=self.player, requested=requested)
-        if requested is not None and self.seat != requested and game.status != Game.Status.ACTIVE:
+        if requested is not None and self.seat != requested and selectors.log_is_public(game):
             # Once a game is over its whole log is public: anyone may look through any seat's eyes.
             if requested >= game.seat_count:
                 raise BadRequest("invalid_parameter", f"seat must be below {game.seat_count}")

@@ -15,7 +15,7 @@ from api.base import GameEndpoint, caller, int_param
 from api.serializers import ActionField, EventOutputSerializer, GameSummarySerializer
 from games import selectors, services
 from games.exceptions import Conflict, NotFound
-from games.models import Game
+from games.models import ClockPolicy, Game
 
 IDEMPOTENCY = OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
                                description="A retried request with the same key returns the first answer.")
@@ -74,6 +74,11 @@ class GameListCreateApi(APIView):
         decks = serializers.ListField(child=serializers.ListField(child=serializers.CharField(max_length=4),
                                                                   max_length=120), required=False, max_length=64)
         first_dealer = serializers.IntegerField(required=False, min_value=0)
+        turn_seconds = serializers.IntegerField(required=False, allow_null=True, min_value=1,
+                                                max_value=services.MAX_TURN_SECONDS)
+        clock_policy = serializers.ChoiceField(choices=ClockPolicy.choices, required=False)
+        rated = serializers.BooleanField(required=False,
+                                         help_text="default: true when every seat is a different player")
 
     def get_permissions(self):
         return [IsAuthenticated()] if self.request.method == "POST" else []
@@ -118,10 +123,13 @@ class GameStateApi(GameEndpoint):
         view = serializers.JSONField()
         legal_actions = serializers.ListField(child=ActionField())
         result = serializers.JSONField(allow_null=True)
+        deadlines = serializers.ListField(child=serializers.DateTimeField(allow_null=True),
+                                          help_text="Each seat's turn-clock deadline (null where none runs).")
 
     @extend_schema(operation_id="game_state", parameters=[SEAT], responses=GameStateOutputSerializer)
     def get(self, request, game_id):
-        return Response(self.GameStateOutputSerializer(selectors.game_state(game=self.game, seat=self.seat)).data)
+        state = selectors.game_state(game=self.game, seat=self.seat, seats=self.seats)
+        return Response(self.GameStateOutputSerializer(state).data)
 
 
 class GameActionApi(APIView):
@@ -152,10 +160,14 @@ class GameActionApi(APIView):
 
 
 class GameEventsApi(GameEndpoint):
-    @extend_schema(operation_id="game_events", parameters=[OpenApiParameter("after", int), SEAT],
-                   responses=EventOutputSerializer(many=True))
+    @extend_schema(operation_id="game_events", parameters=[
+        OpenApiParameter("after", int), SEAT,
+        OpenApiParameter("wait", int, description="Long poll: if nothing follows `after`, wait up to this many "
+                         "seconds (at most 60) for the next event; an empty list means none came.")],
+        responses=EventOutputSerializer(many=True))
     def get(self, request, game_id):
         after = int_param(request, "after", 0)
+        int_param(request, "wait", 0)  # served by api.streams.game_events; checked here for the 400
         return Response(EventOutputSerializer(
             selectors.game_events(game=self.game, viewer=self.seat, after=after), many=True).data)
 
@@ -188,4 +200,6 @@ class GameExportApi(GameEndpoint):
     def get(self, request, game_id):
         if self.game.status == Game.Status.ACTIVE:
             raise Conflict("game_running", "a game can be exported once it is over (its seed is still secret)")
+        if not selectors.log_is_public(self.game):
+            raise Conflict("game_sealed", "this game's deal is still in play at other tables of its round")
         return Response(selectors.game_export(game=self.game))

@@ -26,7 +26,13 @@ class KindListApi(APIView):
 class BotListApi(APIView):
     @extend_schema(operation_id="bot_list", responses=inline_serializer("BotList", {
         "name": serializers.CharField(), "description": serializers.CharField(),
-        "kinds": serializers.ListField(child=serializers.CharField())}, many=True))
+        "kinds": serializers.ListField(child=serializers.CharField(), help_text="the games it plays"),
+        "options": serializers.JSONField(help_text="seat options it takes, as in a seat spec "
+                                                   "{'bot': name, option: value}: type, default, bounds")},
+        many=True))
     def get(self, request):
-        return Response([{"name": name, "description": text, "kinds": registry.kinds()}
-                         for name, (_, text) in POLICIES.items()])
+        """The bot policies a seat may name, the games each plays and the options each takes."""
+        return Response([{"name": bot.name, "description": bot.description,
+                          "kinds": [kind for kind in registry.kinds() if bot.plays(kind)],
+                          "options": {name: spec.describe() for name, spec in (bot.options or {}).items()}}
+                         for bot in POLICIES.values()])

@@ -28,6 +28,8 @@ class SeatOutputSerializer(serializers.Serializer):
     player = serializers.IntegerField(source="player_id", allow_null=True)
     name = serializers.SerializerMethodField()
     bot = serializers.CharField(allow_blank=True)
+    bot_options = serializers.JSONField(help_text="The bot's options as given at creation, e.g. budget_ms.")
+    deadline = serializers.DateTimeField(allow_null=True, help_text="When this seat's turn clock runs out.")
 
     def get_name(self, seat) -> str | None:
         return seat.player.name if seat.player_id else None
@@ -43,6 +45,9 @@ class GameSummarySerializer(serializers.Serializer):
     to_act = serializers.ListField(child=serializers.IntegerField())
     result = serializers.JSONField(allow_null=True)
     seed_sha256 = serializers.CharField()
+    turn_seconds = serializers.IntegerField(allow_null=True)
+    clock_policy = serializers.CharField(allow_blank=True)
+    rated = serializers.BooleanField()
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
 

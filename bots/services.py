@@ -5,34 +5,49 @@ from __future__ import annotations
 import logging
 import random
 
-from bots.policies import POLICIES
+from bots import policies
+from bots.selectors import bot_turns_stalled
 from games import selectors, services
 from games.exceptions import ApplicationError
-from games.models import Game
+from games.models import Game, Seat
 
 log = logging.getLogger(__name__)
 
 
 def bot_play_turn(*, game_id: str, version: int) -> bool:
     """Play one move for a bot to act at `version`. Idempotent: does nothing if the game moved on."""
-    game = Game.objects.filter(pk=game_id).first()
+    seats = list(Seat.objects.select_related("game").filter(game_id=game_id).order_by("index"))  # one query
+    game = seats[0].game if seats else None
     if game is None or game.status != Game.Status.ACTIVE or game.version != version:
         return False
     position = selectors.game_position(game=game)
     engine = selectors.engine_for(game)
-    bots = {seat.index: seat for seat in game.seats.all() if seat.bot}
+    bots = {seat.index: seat for seat in seats if seat.bot}
     acting = sorted(seat for seat in engine.to_act(position.state) if seat in bots)
     if not acting:
         return False
     seat = acting[0]
-    policy, _ = POLICIES[bots[seat].bot]
     rng = random.Random(f"{game.id}:{version}:{seat}")
-    view = engine.view(position.state, seat)
-    action = policy(view, engine.legal_actions(position.state, seat), rng)
+    action = policies.choose(bots[seat].bot, engine, position.state, seat, rng, bots[seat].bot_options)
     try:
-        services.game_apply_seat_action(game=game, seat=seat, action=action, expected_version=version)
+        services.game_apply_seat_action(game=game, seat=seat, action=action, expected_version=version, seats=seats)
     except ApplicationError as refused:
         # Someone else moved first (a duplicate delivery, a human in a simultaneous phase): nothing to do.
         log.info("bot turn %s@%s not played: %s", game_id, version, refused.code)
         return False
     return True
+
+
+def bot_turns_resume(*, older_than: float, expires: float | None = None) -> int:
+    """Queue a turn for every game left waiting on a bot (see `bot_turns_stalled`); returns how many.
+
+    A turn that was only slow gets a second task, which finds the game moved on. `expires` drops the copies
+    that pile up while no worker runs: the next sweep queues a fresh one."""
+    from bots.tasks import play_bot_turn
+
+    stalled = bot_turns_stalled(older_than=older_than)
+    for game_id, version in stalled:
+        play_bot_turn.apply_async((game_id, version), expires=expires)
+    if stalled:
+        log.warning("queued %d stalled bot turns again: %s", len(stalled), stalled[:10])
+    return len(stalled)

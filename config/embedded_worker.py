@@ -1,6 +1,7 @@
 """The embedded default's task worker: a Celery worker thread on the in-memory broker.
 
-Used only when CELERY_BROKER_URL is unset, so that one process serves the API and plays bot seats.
+Used only when CELERY_BROKER_URL is unset, so that one process serves the API and plays bot seats. The beat
+schedule (the sweep of stalled bot turns) runs beside it in a daemon thread.
 """
 
 from __future__ import annotations
@@ -24,4 +25,16 @@ def start_embedded_worker() -> None:
                            shutdown_timeout=5)
     context.__enter__()  # lives as long as the process; the thread is a daemon
     _context = context
+    _start_beat(app)
     log.info("embedded task worker started (in-memory broker)")
+
+
+def _start_beat(app) -> None:
+    """Celery beat in a daemon thread, and one sweep at once: the in-memory broker starts empty, so a game
+    waiting on a bot now lost its task with the previous process."""
+    from celery.beat import EmbeddedService
+
+    from bots.tasks import sweep_stalled_bot_turns
+
+    EmbeddedService(app, thread=True).start()
+    sweep_stalled_bot_turns.delay(older_than=0)

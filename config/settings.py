@@ -101,12 +101,37 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_IGNORE_RESULT = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+# A worker keeps its database connection for this many tasks (Celery's Django fixup closes it after every
+# task otherwise: a new PostgreSQL connection per bot move); config.celery drops one that broke meanwhile.
+CELERY_DB_REUSE_MAX = env.int("CELERY_DB_REUSE_MAX", default=100)
+# Redis keeps a delivered, unacknowledged message aside for `visibility_timeout` seconds: a worker killed
+# mid-task gets its message back only then (a prefork child that dies is requeued at once). It must exceed
+# the longest task. Overrides as JSON, e.g. '{"visibility_timeout": 600}'.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600,
+                                   **env.json("CELERY_BROKER_TRANSPORT_OPTIONS", default={})}
 if CELERY_EMBEDDED_WORKER:
     CELERY_BROKER_TRANSPORT_OPTIONS["polling_interval"] = 0.02  # the in-memory queue is polled
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A bot turn whose task was lost (broker restart, a killed worker's message still invisible) is queued again
+# by a periodic sweep: `celery -A config beat` in production, a beat thread inside the embedded default.
+BOT_SWEEP_SECONDS = env.float("BOT_SWEEP_SECONDS", default=30.0)
+BOT_STALL_SECONDS = env.float("BOT_STALL_SECONDS", default=30.0)  # head age (plus the bot's budget) = lost
+CELERY_BEAT_SCHEDULER = "celery.beat:Scheduler"  # fixed intervals only: nothing worth a schedule file
+CELERY_BEAT_SCHEDULE = {
+    "sweep-stalled-bot-turns": {"task": "bots.tasks.sweep_stalled_bot_turns", "schedule": BOT_SWEEP_SECONDS,
+                                "options": {"expires": BOT_SWEEP_SECONDS}},
+}
 
 SNAPSHOT_EVERY = env("SNAPSHOT_EVERY")
+
+# --- Live streams (SSE, long poll) ------------------------------------------------------------------
+# After each commit a wake-up "game:<id> is at version N" goes through a bus: Redis pub/sub when a Redis
+# URL is known, else PostgreSQL LISTEN/NOTIFY on PostgreSQL, else in-process (the embedded default).
+REDIS_URL = env("REDIS_URL", default="") or (
+    CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else "")
+STREAM_BUS = env("STREAM_BUS", default="") or (
+    "redis" if REDIS_URL else "postgres" if DATABASES["default"]["ENGINE"].endswith("postgresql") else "local")
+STREAM_HEARTBEAT_SECONDS = env.float("STREAM_HEARTBEAT_SECONDS", default=15.0)
 
 LOGGING = {
     "version": 1,

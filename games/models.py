@@ -24,6 +24,12 @@ class Player(models.Model):
         return self.name
 
 
+class ClockPolicy(models.TextChoices):
+    RANDOM = "random"
+    HEURISTIC = "heuristic"
+    FORFEIT = "forfeit"
+
+
 class Game(models.Model):
     class Status(models.TextChoices):
         ACTIVE = "active"
@@ -45,6 +51,15 @@ class Game(models.Model):
     created_by = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # Turn clock (optional): a player seat to act has `turn_seconds` from the head that gave it the move;
+    # then `clock_policy` plays for it ("random", "heuristic") or it forfeits the game ("forfeit").
+    turn_seconds = models.PositiveIntegerField(null=True, blank=True)
+    clock_policy = models.CharField(max_length=16, choices=ClockPolicy.choices, blank=True, default="")
+    # Rated games (every seat a distinct player) update the players' ratings once they finish.
+    rated = models.BooleanField(default=False)
+    # A sealed game's log stays private after it ends, as if it were running, until it is unsealed: the
+    # tables of a duplicate round share their deals, so one finished table would show the others' hands.
+    sealed = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-created_at"]
@@ -59,6 +74,8 @@ class Seat(models.Model):
     player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="seats")
     bot = models.CharField(max_length=32, blank=True, default="")
     bot_options = models.JSONField(default=dict, blank=True)
+    # When the turn clock runs out for this seat (set while it is to act in a clocked game).
+    deadline = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["index"]
@@ -121,3 +138,32 @@ class IdempotencyRecord(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["player", "key"], name="idempotency_unique")]
+
+
+class Notification(models.Model):
+    """A message to one player (your turn, a game started or finished, a tournament pairing), numbered per
+    player without gaps so that a stream client resumes with Last-Event-ID. Rows are never changed."""
+
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="notifications", db_index=False)
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=40)
+    payload = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["player", "seq"]
+        constraints = [models.UniqueConstraint(fields=["player", "seq"], name="notification_player_seq_unique")]
+        triggers = [
+            pgtrigger.Protect(name="notification_append_only", operation=pgtrigger.Update | pgtrigger.Delete),
+        ]
+
+
+# Tournaments and ratings live in their own module of this app.
+from games.tournaments.models import (  # noqa: E402, F401
+    Entrant,
+    Rating,
+    RatingChange,
+    Round,
+    Tournament,
+    TournamentTable,
+)

@@ -13,13 +13,16 @@ from typing import Any
 
 from games.engine import registry
 from games.engine.chance import seed_commitment, verify_shuffle
+from games.engine.forfeit import forfeit_result
 from games.engine.protocol import Engine
 from games.engine.protocol import Event as EngineEvent
 from games.engine.runner import Position, fold
-from games.models import Event, Game, Player, Seat, Snapshot
+from games.models import Event, Game, Notification, Player, Seat, Snapshot
 
 _CACHE_SIZE = 512
 _positions: OrderedDict[tuple[str, int], Position] = OrderedDict()
+_newest: dict[str, int] = {}  # game id -> its newest version in `_positions`: a start for the next fold
+_FOLD_FROM_CACHE = 50  # events: beyond that, the nearest snapshot is the better start
 
 
 def engine_for(game: Game) -> Engine:
@@ -57,12 +60,29 @@ def game_position_at(*, game: Game, version: int) -> Position:
         _positions.move_to_end(key)
         return cached
     engine = engine_for(game)
-    start = _latest_snapshot(game, engine, version)
+    start = _cached_start(key[0], version) or _latest_snapshot(game, engine, version)
     position = fold(engine, _events_between(game, start.version if start else 0, version), start)
-    _positions[key] = position
-    if len(_positions) > _CACHE_SIZE:
-        _positions.popitem(last=False)
+    _remember(key, position)
     return position
+
+
+def _cached_start(game_id: str, version: int) -> Position | None:
+    """A recent cached position of the game to fold on from (e.g. a worker's own last bot move, when a human
+    moved since): it saves the snapshot read and most of the fold."""
+    newest = _newest.get(game_id)
+    if newest is None or not version - _FOLD_FROM_CACHE <= newest <= version:
+        return None
+    return _positions.get((game_id, newest))
+
+
+def _remember(key: tuple[str, int], position: Position) -> None:
+    _positions[key] = position
+    if key[1] >= _newest.get(key[0], -1):
+        _newest[key[0]] = key[1]
+    while len(_positions) > _CACHE_SIZE:
+        (game_id, version), _ = _positions.popitem(last=False)
+        if _newest.get(game_id) == version:
+            _newest.pop(game_id, None)
 
 
 def game_position(*, game: Game) -> Position:
@@ -71,7 +91,7 @@ def game_position(*, game: Game) -> Position:
 
 def remember_position(*, game: Game, position: Position) -> None:
     """Let the writer hand its freshly computed position to the cache (it equals the fold)."""
-    _positions[(str(game.id), position.version)] = position
+    _remember((str(game.id), position.version), position)
 
 
 def seats_of(*, game: Game) -> list[Seat]:
@@ -86,8 +106,10 @@ def viewer_seat(*, seats: list[Seat], player: Player | None, requested: int | No
     return mine[0] if mine else None
 
 
-def game_state(*, game: Game, seat: int | None) -> dict:
+def game_state(*, game: Game, seat: int | None, seats: list[Seat] | None = None) -> dict:
     engine = engine_for(game)
+    if seats is None and game.turn_seconds:
+        seats = seats_of(game=game)
     position = game_position(game=game)
     state = position.state
     running = game.status == Game.Status.ACTIVE
@@ -99,12 +121,18 @@ def game_state(*, game: Game, seat: int | None) -> dict:
         "view": engine.view(state, seat),
         "legal_actions": engine.legal_actions(state, seat) if running and seat is not None else [],
         "result": game.result,
+        "deadlines": seat_deadlines(seats=seats) if seats is not None else [None] * game.seat_count,
     }
+
+
+def log_is_public(game: Game) -> bool:
+    """Once a game is over its whole log is public, unless it is sealed (a duplicate round still running)."""
+    return game.status != Game.Status.ACTIVE and not game.sealed
 
 
 def _redacted(engine: Engine, game: Game, row: tuple, viewer: int | None) -> dict:
     seq, type_, data, public, visible_to, actor, recorded_at = row
-    if game.status != Game.Status.ACTIVE:
+    if log_is_public(game):
         shown = {"type": type_, "actor": actor, "data": data}
     else:
         shown = engine.redact(_to_engine_event(type_, data, public, visible_to, actor), viewer)
@@ -113,13 +141,37 @@ def _redacted(engine: Engine, game: Game, row: tuple, viewer: int | None) -> dic
 
 def game_events(*, game: Game, viewer: int | None, after: int = 0, limit: int = 1000) -> list[dict]:
     """The log after `after`, each event as `viewer` may see it (everything once the game is over)."""
-    engine = engine_for(game)
-    rows = (
+    return redact_event_rows(game=game, rows=game_event_rows(game=game, after=after, limit=limit), viewer=viewer)
+
+
+def game_event_rows(*, game: Game, after: int = 0, limit: int = 1000) -> list[tuple]:
+    """The stored events after `after`, unredacted: only for `redact_event_rows` (streams share one read)."""
+    return list(
         Event.objects.filter(game=game, seq__gt=after)
         .order_by("seq")
         .values_list("seq", "type", "data", "public", "visible_to", "actor", "recorded_at")[:limit]
     )
+
+
+def redact_event_rows(*, game: Game, rows: list[tuple], viewer: int | None) -> list[dict]:
+    """Rows from `game_event_rows` as `viewer` may see them, given the game's status when they were read."""
+    engine = engine_for(game)
     return [_redacted(engine, game, row, viewer) for row in rows]
+
+
+def seat_deadlines(*, seats: list[Seat]) -> list:
+    """Each seat's turn-clock deadline (None where no clock runs), indexed by seat."""
+    return [seat.deadline for seat in seats]
+
+
+def player_notifications(*, player: Player, after: int = 0, limit: int = 500) -> list[dict]:
+    """The player's notifications after seq `after`, oldest first."""
+    rows = (
+        Notification.objects.filter(player=player, seq__gt=after)
+        .order_by("seq")
+        .values("seq", "kind", "payload", "created_at")[:limit]
+    )
+    return list(rows)
 
 
 def redact_new_events(*, game: Game, first_seq: int, events: list[EngineEvent], viewer: int | None) -> list[dict]:
@@ -127,7 +179,7 @@ def redact_new_events(*, game: Game, first_seq: int, events: list[EngineEvent], 
     engine = engine_for(game)
     out = []
     for offset, event in enumerate(events):
-        shown = engine.redact(event, viewer) if game.status == Game.Status.ACTIVE else {
+        shown = engine.redact(event, viewer) if not log_is_public(game) else {
             "type": event.type, "actor": event.actor, "data": event.data}
         out.append({"seq": first_seq + offset, **shown})
     return out
@@ -175,7 +227,11 @@ def game_verify(*, game: Game, rows: list[tuple]) -> dict:
         shuffles.append({"n": n, "purpose": data.get("purpose"), "source": source, "ok": ok})
     engine = engine_for(game)
     folded = fold(engine, [_to_engine_event(t, d, p, v, a) for _, t, d, p, v, a, _at in rows])
-    result_ok = json.loads(json.dumps(engine.result(folded.state))) == game.result
+    expected = engine.result(folded.state)
+    forfeits = [data["seat"] for _, type_, data, *_rest in rows if type_ == "game.forfeited"]
+    if forfeits:
+        expected = forfeit_result(seats=game.seat_count, seat=forfeits[0])
+    result_ok = json.loads(json.dumps(expected)) == game.result
     commitment_ok = seed_commitment(game.seed) == game.seed_sha256
     return {
         "seed_matches_commitment": commitment_ok,

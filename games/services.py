@@ -9,22 +9,29 @@ import pickle
 import re
 from collections import Counter
 from dataclasses import dataclass
+from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
-from bots.policies import POLICIES
-from games import selectors
+from bots.policies import bot_options_reason, unknown_bot_reason
+from games import broadcast, notifications, selectors
 from games.engine import registry
 from games.engine.chance import Chance, check_decks, new_seed, seed_commitment
+from games.engine.forfeit import forfeit_result
 from games.engine.protocol import Event as EngineEvent
 from games.engine.protocol import IllegalAction, InvalidOptions
 from games.engine.runner import Position, apply_action, begin
 from games.exceptions import BadRequest, Conflict, Forbidden, NotFound, Unprocessable
-from games.models import Event, Game, IdempotencyRecord, Player, Seat, Snapshot
+from games.models import ClockPolicy, Event, Game, IdempotencyRecord, Player, Seat, Snapshot, TournamentTable
+from games.notifications import player_notify  # noqa: F401 - the service other features call
+
+MAX_TURN_SECONDS = 7 * 24 * 3600
 
 _NAME = re.compile(r"^[\w][\w .'-]{0,39}$")
 _HEX = re.compile(r"^(?:[0-9a-fA-F]{2}){8,64}$")
@@ -56,7 +63,7 @@ class SeatSpec:
     bot_options: dict
 
 
-def _seat_specs(seats: list[dict]) -> list[SeatSpec]:
+def _seat_specs(seats: list[dict], kind: str) -> list[SeatSpec]:
     specs: list[SeatSpec] = []
     wanted = [s["player"] for s in seats if "player" in s]
     players = Player.objects.in_bulk(wanted)
@@ -68,9 +75,12 @@ def _seat_specs(seats: list[dict]) -> list[SeatSpec]:
             specs.append(SeatSpec(player, "", {}))
         else:
             bot = seat["bot"]
-            if bot not in POLICIES:
-                raise Unprocessable("unknown_bot", f"seats[{index}]: unknown bot {bot!r}; known: {sorted(POLICIES)}")
-            specs.append(SeatSpec(None, bot, {k: v for k, v in seat.items() if k != "bot"}))
+            if reason := unknown_bot_reason(bot, kind):
+                raise Unprocessable("unknown_bot", f"seats[{index}]: {reason}")
+            bot_options = {k: v for k, v in seat.items() if k != "bot"}
+            if reason := bot_options_reason(bot, bot_options):
+                raise Unprocessable("invalid_bot_options", f"seats[{index}]: {reason}")
+            specs.append(SeatSpec(None, bot, bot_options))
     return specs
 
 
@@ -80,10 +90,28 @@ def _created_event(game: Game, specs: list[SeatSpec]) -> EngineEvent:
                                         "seed_sha256": game.seed_sha256})
 
 
+def _check_clock(turn_seconds: int | None, clock_policy: str | None) -> str:
+    if turn_seconds is None:
+        if clock_policy:
+            raise BadRequest("invalid_clock", "clock_policy needs turn_seconds")
+        return ""
+    if isinstance(turn_seconds, bool) or not isinstance(turn_seconds, int) or not 1 <= turn_seconds <= MAX_TURN_SECONDS:
+        raise BadRequest("invalid_clock", f"turn_seconds must be an integer from 1 to {MAX_TURN_SECONDS}")
+    if clock_policy not in (None, "", *ClockPolicy.values):
+        raise BadRequest("invalid_clock", f"clock_policy must be one of {ClockPolicy.values}")
+    return clock_policy or ClockPolicy.RANDOM
+
+
 @transaction.atomic
 def game_create(*, creator: Player | None, kind: str, seats: list[dict], options: dict | None = None,
-                seed: str | None = None, decks: list | None = None, first_dealer: int | None = None) -> Game:
-    """Create a game and record its set-up. `seed`/`decks` fix the deal (tests, duplicate tournaments)."""
+                seed: str | None = None, decks: list | None = None, first_dealer: int | None = None,
+                turn_seconds: int | None = None, clock_policy: str | None = None, rated: bool | None = None,
+                sealed: bool = False) -> Game:
+    """Create a game and record its set-up. `seed`/`decks` fix the deal (tests, duplicate tournaments);
+    `turn_seconds` starts a turn clock for player seats, `clock_policy` says what happens when it runs out.
+    `rated` (default: every seat a distinct player) updates ratings when it ends; `sealed` keeps its log
+    private after the end until `game_unseal` (duplicate tables sharing a deal)."""
+    clock_policy = _check_clock(turn_seconds, clock_policy)
     try:
         engine = registry.get(kind)
     except KeyError:
@@ -101,7 +129,8 @@ def game_create(*, creator: Player | None, kind: str, seats: list[dict], options
     if seed is not None and not _HEX.match(seed):
         raise BadRequest("invalid_seed", "seed must be hex, 16 to 128 digits, an even number of them")
     seed = (seed or new_seed()).lower()
-    specs = _seat_specs(seats)
+    specs = _seat_specs(seats, kind)
+    rated = _check_rated(rated, specs)
 
     chance = Chance(seed, deck_list)
     created_position = Position(None, 1, 0)
@@ -113,12 +142,26 @@ def game_create(*, creator: Player | None, kind: str, seats: list[dict], options
             raise Unprocessable("invalid_decks", f"decks[{n}] is not a permutation of the {len(event.data['cards'])} "
                                                  f"cards that shuffle {n} ({event.data['purpose']}) covers")
     game = Game.objects.create(kind=kind, options=options, seat_count=len(specs), seed=seed,
-                               seed_sha256=seed_commitment(seed), decks=deck_list, created_by=creator)
+                               seed_sha256=seed_commitment(seed), decks=deck_list, created_by=creator,
+                               turn_seconds=turn_seconds, clock_policy=clock_policy, rated=rated, sealed=sealed)
     seats = Seat.objects.bulk_create(
         [Seat(game=game, index=i, player=s.player, bot=s.bot, bot_options=s.bot_options) for i, s in enumerate(specs)]
     )
     _append(game, Position(None, 0, 0), [_created_event(game, specs), *events], position, seats)
     return game
+
+
+def _check_rated(rated: bool | None, specs: list[SeatSpec]) -> bool:
+    players = [s.player.id for s in specs if s.player is not None]
+    eligible = len(players) == len(specs) and len(set(players)) == len(players)
+    if rated and not eligible:
+        raise Unprocessable("not_ratable", "only a game whose seats are all different players can be rated")
+    return eligible if rated is None else rated
+
+
+def game_unseal(*, game_ids: list) -> None:
+    """Make the logs of these (finished) sealed games public like any finished game's."""
+    Game.objects.filter(pk__in=game_ids, sealed=True).update(sealed=False)
 
 
 def game_apply_action(*, game_id: Any, player: Player, action: Any, expected_version: int | None = None,
@@ -148,13 +191,29 @@ def game_apply_action(*, game_id: Any, player: Player, action: Any, expected_ver
     return game, selectors.redact_new_events(game=game, first_seq=position.version + 1, events=events, viewer=viewer)
 
 
-def game_apply_seat_action(*, game: Game, seat: int, action: Any, expected_version: int) -> list[EngineEvent]:
-    """Play for a seat without a player check (bots, clocks). Raises Conflict if the game moved on."""
+def game_apply_seat_action(*, game: Game, seat: int, action: Any, expected_version: int,
+                           seats: list[Seat] | None = None) -> list[EngineEvent]:
+    """Play for a seat without a player check (bots, clocks). Raises Conflict if the game moved on.
+    `seats`, read at `expected_version` (seats change only with the version), saves reading them again."""
     with transaction.atomic():
         game.refresh_from_db()
         if game.status != Game.Status.ACTIVE or game.version != expected_version:
             raise Conflict("stale_version", "the game moved on", version=game.version)
-        return _play(game, selectors.game_position(game=game), seat, action, selectors.seats_of(game=game))
+        return _play(game, selectors.game_position(game=game), seat, action, seats or selectors.seats_of(game=game))
+
+
+def game_forfeit(*, game: Game, seat: int, expected_version: int, reason: str = "clock") -> None:
+    """End the game with `seat` forfeiting (`game.forfeited` then `game.finished`, which reveals the seed).
+    Raises Conflict if the game moved on."""
+    with transaction.atomic():
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE or game.version != expected_version:
+            raise Conflict("stale_version", "the game moved on", version=game.version)
+        position = selectors.game_position(game=game)
+        forfeited = EngineEvent("game.forfeited", {"seat": seat, "reason": reason})
+        after = Position(position.state, position.version + 1, position.shuffles)
+        _append(game, position, [forfeited], after, selectors.seats_of(game=game),
+                result=forfeit_result(seats=game.seat_count, seat=seat))
 
 
 def _play(game: Game, position: Position, seat: int, action: Any, seats: list[Seat]) -> list[EngineEvent]:
@@ -168,14 +227,18 @@ def _play(game: Game, position: Position, seat: int, action: Any, seats: list[Se
     return events
 
 
-def _append(game: Game, before: Position, events: list[EngineEvent], after: Position, seats: list[Seat]) -> None:
-    """Insert the events after `before.version` and move the head; a clash means someone moved first."""
+def _append(game: Game, before: Position, events: list[EngineEvent], after: Position, seats: list[Seat],
+            result: dict | None = None) -> None:
+    """Insert the events after `before.version` and move the head; a clash means someone moved first.
+    `result` ends the game for a reason outside the rules (a forfeit)."""
     engine = selectors.engine_for(game)
-    result = engine.result(after.state)
+    result = result if result is not None else engine.result(after.state)
     events = list(events)
     if result is not None:
         result = json.loads(json.dumps(result))
-        events.append(EngineEvent("game.finished", {"result": result, "seed": game.seed, "decks": game.decks}))
+        sealed = {"public": {"result": result}, "visible_to": frozenset()} if game.sealed else {}
+        events.append(EngineEvent("game.finished", {"result": result, "seed": game.seed, "decks": game.decks},
+                                  **sealed))
         after = Position(after.state, after.version + 1, after.shuffles)
     rows = [
         Event(game=game, seq=before.version + offset, type=e.type, actor=e.actor, data=e.data, public=e.public,
@@ -190,6 +253,7 @@ def _append(game: Game, before: Position, events: list[EngineEvent], after: Posi
                        version=Game.objects.filter(pk=game.pk).values_list("version", flat=True).first()) from None
     to_act = sorted(engine.to_act(after.state)) if result is None else []
     status = Game.Status.ACTIVE if result is None else Game.Status.FINISHED
+    previous_to_act = list(game.to_act)
     moved = Game.objects.filter(pk=game.pk, version=before.version).update(
         version=after.version, status=status, to_act=to_act, result=result)
     if not moved:
@@ -199,13 +263,81 @@ def _append(game: Game, before: Position, events: list[EngineEvent], after: Posi
     if settings.SNAPSHOT_EVERY and after.version // settings.SNAPSHOT_EVERY > before.version // settings.SNAPSHOT_EVERY:
         Snapshot.objects.create(game=game, version=after.version, state_version=engine.state_version,
                                 payload=pickle.dumps(after))
-    _after_append(game, result, to_act, seats)
+    if game.turn_seconds:
+        _set_deadlines(game, seats, previous_to_act, to_act, movers={e.actor for e in events if e.actor is not None})
+    _after_append(game, result, to_act, seats, previous_to_act=previous_to_act, started=before.version == 0)
 
 
-def _after_append(game: Game, result: dict | None, to_act: list[int], seats: list[Seat]) -> None:
-    """What a new head sets in motion once it commits: the next bot turn."""
+def _after_append(game: Game, result: dict | None, to_act: list[int], seats: list[Seat], *,
+                  previous_to_act: list[int] | None = None, started: bool = False) -> None:
+    """What a new head sets in motion once it commits: the next bot turn, the players' notifications,
+    the turn clock, and the wake-up of the game's live streams."""
     if result is None and any(seat.bot and seat.index in to_act for seat in seats):
         _queue_bot_turn(game)
+    if result is not None:
+        _queue_game_finished(game)
+    _notify_seats(game, result, to_act, seats, previous_to_act or [], started)
+    if result is None and game.turn_seconds:
+        _queue_turn_expiry(game, seats)
+    transaction.on_commit(partial(broadcast.publish, broadcast.game_channel(game.id), game.version), robust=True)
+
+
+def _queue_game_finished(game: Game) -> None:
+    """A finished game may be rated and may end a tournament round: idempotent tasks, queued on commit."""
+    from games.tournaments.tasks import advance_tournament, rate_game
+
+    if game.rated:
+        rate_game.delay_on_commit(str(game.id))
+    tournament_id = (TournamentTable.objects.filter(game=game)
+                     .values_list("round__tournament_id", flat=True).first())
+    if tournament_id is not None:
+        advance_tournament.delay_on_commit(str(tournament_id))
+
+
+def _set_deadlines(game: Game, seats: list[Seat], previous_to_act: list[int], to_act: list[int],
+                   movers: set[int]) -> None:
+    """A player seat to act gets `turn_seconds` from this head, unless it was already to act and did not
+    move now (another seat's move in a simultaneous phase does not reset its clock)."""
+    fresh = timezone.now() + timedelta(seconds=game.turn_seconds)
+    changed = []
+    for seat in seats:
+        if seat.bot or seat.index not in to_act:
+            deadline = None
+        elif seat.index in previous_to_act and seat.index not in movers and seat.deadline is not None:
+            deadline = seat.deadline
+        else:
+            deadline = fresh
+        if deadline != seat.deadline:
+            seat.deadline = deadline
+            changed.append(seat)
+    if changed:
+        Seat.objects.bulk_update(changed, ["deadline"])
+
+
+def _notify_seats(game: Game, result: dict | None, to_act: list[int], seats: list[Seat],
+                  previous_to_act: list[int], started: bool) -> None:
+    """game_started, your_turn (a seat that becomes one to act) and game_finished, to the seats' players."""
+    items = []
+    for seat in seats:
+        if seat.player_id is None:
+            continue
+        about = {"game": str(game.id), "kind": game.kind, "seat": seat.index, "version": game.version}
+        if started:
+            items.append((seat.player_id, notifications.GAME_STARTED, about))
+        if result is not None:
+            items.append((seat.player_id, notifications.GAME_FINISHED, {**about, "result": result}))
+        elif seat.index in to_act and seat.index not in previous_to_act:
+            deadline = seat.deadline.isoformat() if seat.deadline else None
+            items.append((seat.player_id, notifications.YOUR_TURN, {**about, "deadline": deadline}))
+    notifications.notify_each(items)
+
+
+def _queue_turn_expiry(game: Game, seats: list[Seat]) -> None:
+    from games.tasks import queue_turn_expiry
+
+    deadlines = [seat.deadline for seat in seats if seat.deadline is not None]
+    if deadlines:
+        queue_turn_expiry(game_id=str(game.id), version=game.version, eta=min(deadlines))
 
 
 def _queue_bot_turn(game: Game) -> None:

@@ -17,8 +17,9 @@ def test_simulate_prints_results_and_rates():
     assert "games/s" in text and "actions/s" in text and "endings" in text
 
 
-def test_compose_file_has_the_four_services():
+def test_compose_file_has_the_five_services():
     compose = yaml.safe_load((ROOT / "docker" / "compose.yaml").read_text())
-    assert set(compose["services"]) == {"web", "worker", "db", "redis"}
+    assert set(compose["services"]) == {"web", "worker", "beat", "db", "redis"}
     assert "celery" in compose["services"]["worker"]["command"]
+    assert compose["services"]["beat"]["command"].startswith("celery -A config beat")
     assert (ROOT / "docker" / "Dockerfile").read_text().startswith("FROM python:3.11")

@@ -7,7 +7,7 @@ from collections import Counter
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from bots.policies import POLICIES
+from bots.policies import POLICIES, make_policy, unknown_bot_reason
 from games.engine import registry
 from games.engine.chance import Chance
 from games.engine.runner import apply_action, begin
@@ -30,7 +30,10 @@ class Command(BaseCommand):
         if seats not in engine.seats:
             raise CommandError(f"{kind} takes {engine.seats.start}-{engine.seats.stop - 1} seats")
         names = (bot or ["random"]) + [(bot or ["random"])[-1]] * seats
-        policies = [POLICIES[name][0] for name in names[:seats]]
+        for name in set(names[:seats]):
+            if reason := unknown_bot_reason(name, kind):
+                raise CommandError(reason)
+        policies = [make_policy(name, engine) for name in names[:seats]]
         options = engine.normalize_options({}, seats)
         wins, reasons, actions = Counter(), Counter(), 0
         started = time.perf_counter()
@@ -41,7 +44,7 @@ class Command(BaseCommand):
             while (result := engine.result(position.state)) is None:
                 seat = min(engine.to_act(position.state))
                 view = engine.view(position.state, seat)
-                action = policies[seat](view, engine.legal_actions(position.state, seat), rng)
+                action = policies[seat](view, seat, engine.legal_actions(position.state, seat), rng)
                 position, _ = apply_action(engine, position, seat, action, chance)
                 actions += 1
             reasons[result["reason"]] += 1

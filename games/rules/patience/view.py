@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from games.engine.cards import french_deck
+from games.engine.cards import JOKER, french_deck
 from games.engine.protocol import JSON
 from games.rules.patience.scoring import result
 from games.rules.patience.state import SEATS, Cards, GameResult, Match, Table, Turn
@@ -74,6 +74,12 @@ def sample_state(variant: Variant, view_: JSON, viewer: int | None, rng: random.
     known.extend(view_["completed"])
     unseen = list((Counter(card_set(variant)) - Counter(known)).elements())
     rng.shuffle(unseen)
+    # Goal piles come from the goal pack, which has no jokers: they take plain cards only.
+    in_goals = sum(player["goal_count"] - 1 for player in players if player["goal_top"] is not None)
+    plain = [card for card in unseen if card != JOKER]
+    goal_cards = plain[:in_goals]
+    unseen = plain[in_goals:] + [card for card in unseen if card == JOKER]
+    rng.shuffle(unseen)
     taken = 0
 
     def deal(count: int) -> Cards:
@@ -88,7 +94,9 @@ def sample_state(variant: Variant, view_: JSON, viewer: int | None, rng: random.
         hand = player["hand"]
         hands.append(tuple(hand) if hand is not None else deal(player["hand_count"]))
         top = player["goal_top"]
-        goals.append(() if top is None else (top,) + deal(player["goal_count"] - 1))
+        below = player["goal_count"] - 1 if top is not None else 0
+        goals.append(() if top is None else (top, *goal_cards[:below]))
+        goal_cards = goal_cards[below:]
     stock = deal(view_["stock_count"])
     rows = tuple(tuple(tuple(row) for row in player["discards"]) for player in players)
     centre = tuple((pile["id"], tuple(pile["cards"])) for pile in view_["centre"])

@@ -1,0 +1,222 @@
+"""Bot reply latency: from the commit of a human's move to the commit of the random bot's reply, played by a
+real Celery worker on Redis with PostgreSQL, printed beside a no-op Celery task round trip in the same run.
+
+    pip install -e ".[test]"
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/tavolo_bench python bench/bot_latency.py \
+        [--replies 300] [--redis redis://127.0.0.1:6379/3] [--pool prefork] [--concurrency 2]
+
+It migrates the database, serves the API with uvicorn and starts a worker (both from this file, so that
+each wraps `games.broadcast.publish`, which on_commit calls right after every commit, to log when each game
+version committed), then plays Spite and Malice games over HTTP, a human at random against a random bot.
+A reply's latency is the commit of the bot's first action after a human move handed it the turn minus that
+move's commit (same machine, same clock). Also shown: the same from the events' `recorded_at` (insert
+times, read back through the API). The baseline is Celery's built-in no-op task (`celery.accumulate`) sent
+to the same worker with its result through Redis, one right after each reply: publish, deliver, run, ack,
+return — the floor any task-based bot pays. Target: reply p50 / no-op p50 <= 3.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from datetime import datetime
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def _django(commit_log: str) -> None:
+    """Set Django up in this process and log "<game> <version> <time>" after each commit."""
+    import django
+
+    sys.path.insert(0, str(ROOT))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    django.setup()
+    from games import broadcast
+
+    publish, log = broadcast.publish, open(commit_log, "a", buffering=1)  # noqa: SIM115 - lives with the process
+
+    def timed_publish(channel: str, value: int) -> None:
+        now = time.time()
+        if channel.startswith("game:"):
+            log.write(f"{channel[5:]} {value} {now}\n")
+        publish(channel, value)
+
+    broadcast.publish = timed_publish
+
+
+def run_server(port: int, commit_log: str) -> None:
+    import uvicorn
+
+    _django(commit_log)
+    uvicorn.run("config.asgi:application", port=port, log_level="warning")
+
+
+def run_worker(commit_log: str, pool: str, concurrency: int) -> None:
+    _django(commit_log)
+    from config.celery import app
+
+    app.conf.result_backend = os.environ["CELERY_BROKER_URL"]  # for the no-op's answer only
+    app.worker_main(["worker", "-P", pool, "-c", str(concurrency), "--without-gossip", "--without-mingle",
+                     "--without-heartbeat", "-l", "WARNING"])
+
+
+@contextlib.contextmanager
+def stack(database_url: str, redis_url: str, pool: str, concurrency: int):
+    """Web server and worker subprocesses; yields the API's base URL and the two commit logs."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    folder = Path(tempfile.mkdtemp(prefix="tavolo-bot-bench-"))
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "STREAM_BUS")}
+    env.update(DATABASE_URL=database_url, CELERY_BROKER_URL=redis_url, LOG_LEVEL="WARNING")
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True)
+    web_log, worker_log = folder / "web.log", folder / "worker.log"
+    processes = [
+        subprocess.Popen([sys.executable, __file__, "--serve", str(port), "--commit-log", str(web_log)], cwd=ROOT,
+                         env=env),
+        subprocess.Popen([sys.executable, __file__, "--worker", "--commit-log", str(worker_log), "--pool", pool,
+                          "--concurrency", str(concurrency)], cwd=ROOT, env=env),
+    ]
+    base = f"http://127.0.0.1:{port}/api/v1"
+    for _ in range(300):
+        try:
+            httpx.get(f"{base}/kinds/", timeout=2).raise_for_status()
+            break
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    try:
+        yield base, web_log, worker_log
+    finally:
+        for process in processes:
+            process.send_signal(signal.SIGTERM)
+        for process in processes:
+            process.wait(timeout=20)
+
+
+def noop_round_trip(app) -> float:
+    started = time.perf_counter()
+    app.send_task("celery.accumulate", args=(1,), ignore_result=False).get(timeout=10)
+    return (time.perf_counter() - started) * 1000
+
+
+def play(base: str, replies: int, app) -> tuple[list[tuple[str, int, int]], list[float], list[float]]:
+    """Play until `replies` bot replies: (game, human version, bot version) of each, their recorded_at
+    latencies (ms), and a no-op round trip (ms) taken right after each."""
+    rng = random.Random(11)
+    pairs, recorded, noops = [], [], []
+    with httpx.Client(timeout=30) as http:
+        human = http.post(f"{base}/players/", json={"name": f"h{uuid.uuid4().hex[:10]}"}).json()
+        auth = {"Authorization": f"Token {human['token']}"}
+        for _ in range(5):  # warm up both paths
+            noop_round_trip(app)
+        while len(pairs) < replies:
+            game = http.post(f"{base}/games/", headers=auth, json={
+                "kind": "spite-and-malice", "seats": [{"player": human["id"]}, {"bot": "random"}]}).json()
+            url = f"{base}/games/{game['id']}"
+            while len(pairs) < replies:
+                state = http.get(f"{url}/state/", headers=auth).json()
+                if state["status"] != "active":
+                    break
+                if 0 not in state["to_act"]:  # the bot's turn: wait until it hands the move back
+                    http.get(f"{url}/events/", params={"after": state["version"], "wait": 10}, headers=auth)
+                    continue
+                moved = http.post(f"{url}/actions/", headers=auth, json={
+                    "action": rng.choice(state["legal_actions"]), "expected_version": state["version"]}).json()
+                summary = http.get(f"{url}/").json()
+                if summary["status"] != "active" or summary["to_act"] == [0]:
+                    continue  # the game ended, or the human's turn goes on (nothing can move meanwhile)
+                events = http.get(f"{url}/events/", params={"after": moved["version"] - 1, "wait": 10},
+                                  headers=auth).json()
+                while len(events) < 2:  # the human's last event, then the bot's first
+                    events = http.get(f"{url}/events/", params={"after": moved["version"] - 1, "wait": 10},
+                                      headers=auth).json()
+                human_event, bot_event = events[0], events[1]
+                assert human_event["seq"] == moved["version"] and bot_event["actor"] == 1, events[:2]
+                pairs.append((game["id"], moved["version"], bot_event["seq"]))
+                recorded.append((datetime.fromisoformat(bot_event["recorded_at"])
+                                 - datetime.fromisoformat(human_event["recorded_at"])).total_seconds() * 1000)
+                noops.append(noop_round_trip(app))
+    return pairs, recorded, noops
+
+
+def _commits(log: Path) -> dict[str, list[tuple[int, float]]]:
+    """game -> [(version, commit time)] in version order."""
+    commits: dict[str, list[tuple[int, float]]] = {}
+    for line in log.read_text().splitlines():
+        game_id, version, at = line.split()
+        commits.setdefault(game_id, []).append((int(version), float(at)))
+    return {game_id: sorted(rows) for game_id, rows in commits.items()}
+
+
+def commit_latencies(pairs: list[tuple[str, int, int]], web_log: Path, worker_log: Path) -> list[float]:
+    """The bot's first commit past the human's version (its action may hold several events) minus the human's."""
+    web, worker = _commits(web_log), _commits(worker_log)
+    latencies = []
+    for game, human, _ in pairs:
+        human_at = next(at for version, at in web[game] if version == human)
+        bot_at = next(at for version, at in worker[game] if version > human)
+        latencies.append((bot_at - human_at) * 1000)
+    return latencies
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--replies", type=int, default=300)
+    parser.add_argument("--database-url", default=os.environ.get("DATABASE_URL", ""))
+    parser.add_argument("--redis", default=os.environ.get("CELERY_BROKER_URL") or "redis://127.0.0.1:6379/3")
+    parser.add_argument("--pool", default="prefork", help="the worker's pool (production default: prefork)")
+    parser.add_argument("--concurrency", type=int, default=2)
+    parser.add_argument("--serve", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--commit-log", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve:
+        run_server(args.serve, args.commit_log)
+        return
+    if args.worker:
+        run_worker(args.commit_log, args.pool, args.concurrency)
+        return
+    if not args.database_url.startswith(("postgres://", "postgresql://")):
+        sys.exit("set DATABASE_URL (or --database-url) to a PostgreSQL database, e.g. "
+                 "postgres://postgres@127.0.0.1:5432/tavolo_bench (created beforehand)")
+
+    os.environ.update(DATABASE_URL=args.database_url, CELERY_BROKER_URL=args.redis)
+    sys.path.insert(0, str(ROOT))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    from config.celery import app
+
+    app.conf.result_backend = args.redis
+    app.control.purge()
+    with stack(args.database_url, args.redis, args.pool, args.concurrency) as (base, web_log, worker_log):
+        pairs, recorded, noops = play(base, args.replies, app)
+        time.sleep(0.5)  # let the last commit lines reach the logs
+        committed = commit_latencies(pairs, web_log, worker_log)
+    rows = [("no-op task round trip", noops), ("human commit -> bot commit", committed),
+            ("human insert -> bot insert", recorded)]
+    floor50, floor99 = percentile(noops, 50), percentile(noops, 99)
+    print(f"PostgreSQL, Redis, uvicorn, worker -P {args.pool} -c {args.concurrency}; random bot, Spite and Malice")
+    print(f"{'what':28} {'n':>5} {'p50 ms':>8} {'p99 ms':>8} {'p50 / no-op p50':>16} {'p99 / no-op p99':>16}")
+    for name, values in rows:
+        p50, p99 = percentile(values, 50), percentile(values, 99)
+        print(f"{name:28} {len(values):>5} {p50:>8.2f} {p99:>8.2f} {p50 / floor50:>16.2f} {p99 / floor99:>16.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,106 @@
+"""Rollout policies for the search bot: how every seat plays inside a simulated deal.
+
+A rollout must be cheap, because a search plays thousands of actions per decision, and sensible, because
+a random opponent never threatens anything and makes every move look alike. Where the game's heuristic
+bot is fast enough it plays the rollouts (Muscio, the patiences, whose rollouts are cut after two turns).
+Where it is not, a greedy stand-in plays what happens most: Machiavelli's heuristic solves an integer
+programme at every turn, so rollouts lay the sampled meld that plays the most cards; Tarocchi's weighs
+every card against what each seat may hold, so rollouts play the cards at a glance (take the trick
+cheaply, feed a partner, else throw the cheapest card) and leave bids and discards to the heuristic.
+Measured: a greedy stand-in for the patiences' turn planner misjudged so much that the search lost to
+the heuristic it was meant to improve (docs/bots.md).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from games.engine.protocol import JSON, Action
+from games.rules.tarocchi_mineo.cards import FOOL, FUG, STRENGTH, SUIT_OF, TRUMP, VALUE
+
+#: `(view, seat, legal_actions, rng) -> action`; `view` is None for a policy that does not need it.
+Rollout = Callable[[JSON | None, int, list[Action], random.Random], Action]
+
+
+def machiavelli_greedy(view: JSON | None, seat: int, legal: list[Action], rng: random.Random) -> Action:
+    """The sampled meld that leaves the most cards on the table (the most laid from the hand), else draw."""
+    best, most = legal[0], -1
+    for action in legal:
+        if action["type"] == "meld":
+            size = sum(map(len, action["table"]))
+            if size > most:
+                best, most = action, size
+    return best
+
+
+def _tarocchi_power(card: str, led: str | None) -> int | None:
+    if card == FUG:
+        return None
+    suit = SUIT_OF[card]
+    if suit == TRUMP:
+        return 1000 + STRENGTH[card]
+    return STRENGTH[card] if suit == led else None
+
+
+def _tarocchi_cost(card: str) -> float:
+    """What a card gives away when it is lost: its points first, then its strength (keep the high ones)."""
+    return VALUE.get(card, 0) * 100 + (1000 if SUIT_OF[card] == TRUMP else 0) + STRENGTH.get(card, 0)
+
+
+def _tarocchi_team(view: JSON, seat: int) -> set[int]:
+    """The seats known to play on `seat`'s side (itself at least)."""
+    declarer, partner = view["declarer"], view["partner"]
+    if declarer is None:
+        return {seat}
+    side = {declarer} if view["contract"] != "call" else {declarer, partner} - {None}
+    if seat in side:
+        return side
+    if view["contract"] != "call" or partner is not None:
+        return {0, 1, 2, 3} - side
+    return {seat}
+
+
+def tarocchi_trick(view: JSON | None, seat: int, legal: list[Action], rng: random.Random) -> Action | None:
+    """A card play in one glance: lead the cheapest card; take the trick with the weakest card that beats
+    it; give points to a partner who holds it; else throw the cheapest card. None outside the card play."""
+    if view is None or view["phase"] != "play":
+        return None
+    cards = [action["card"] for action in legal]
+    plays = view["trick"]
+    choice = min(cards, key=_tarocchi_cost)
+    if plays:
+        led = next((SUIT_OF[card] for _, card in plays if card != FUG), None)
+        winner, best = None, None
+        for who, card in plays:
+            power = _tarocchi_power(card, led)
+            if power is not None and (best is None or power > best):
+                winner, best = who, power
+        if winner in _tarocchi_team(view, seat):
+            plain = [card for card in cards if SUIT_OF[card] not in (TRUMP, FOOL)]
+            choice = max(plain, key=lambda card: VALUE.get(card, 0)) if plain else choice
+        else:
+            beating = [(power, card) for card in cards
+                       if (power := _tarocchi_power(card, led)) is not None and (best is None or power > best)]
+            choice = min(beating)[1] if beating else choice
+    return legal[cards.index(choice)]
+
+
+def with_heuristic(fast: Callable[..., Action | None], heuristic: Rollout) -> Rollout:
+    """`fast` where it answers (the play of the cards), the heuristic elsewhere (bids, discards)."""
+
+    def choose(view: JSON | None, seat: int, legal: list[Action], rng: random.Random) -> Action:
+        return fast(view, seat, legal, rng) or heuristic(view, seat, legal, rng)
+
+    return choose
+
+
+#: Kinds whose rollouts use a greedy policy for every action instead of the (slower) heuristic bot.
+GREEDY: dict[str, Rollout] = {
+    "machiavelli": machiavelli_greedy,
+}
+#: Kinds whose rollouts play the cards greedily and leave the rarer decisions (bids, discards) to the
+#: heuristic bot.
+CARD_PLAY: dict[str, Callable[..., Action | None]] = {
+    "tarocchi-mineo": tarocchi_trick,
+}

@@ -1,0 +1,60 @@
+"""The turn clock: what happens when a player seat lets its deadline pass.
+
+Each head of a clocked game queues one check at its earliest deadline, carrying (game id, version). The
+check is idempotent: if the game moved on it does nothing, so a move made in time cancels it, and a
+duplicate delivery finds the version already moved by the first. An expiry plays exactly one move (or
+ends the game by forfeit); the new head then gives the next seat to act its own deadline.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+
+from django.utils import timezone
+
+from bots import policies
+from bots.policies import unknown_bot_reason
+from games import selectors, services
+from games.exceptions import ApplicationError
+from games.models import ClockPolicy, Game
+
+log = logging.getLogger(__name__)
+
+
+def clock_expire(*, game_id: str, version: int) -> bool:
+    """Act for the seat whose deadline passed at `version`; True if a move (or the forfeit) was recorded."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or game.status != Game.Status.ACTIVE or game.version != version or not game.turn_seconds:
+        return False
+    seats = selectors.seats_of(game=game)
+    running = [seat for seat in seats if seat.deadline is not None and seat.index in game.to_act]
+    expired = sorted((seat for seat in running if seat.deadline <= timezone.now()),
+                     key=lambda seat: (seat.deadline, seat.index))
+    if not expired:
+        if running:  # delivered early (clock skew between machines): look again at the deadline
+            from games.tasks import queue_turn_expiry
+
+            queue_turn_expiry(game_id=str(game.id), version=version, eta=min(seat.deadline for seat in running))
+        return False
+    seat = expired[0].index
+    try:
+        if game.clock_policy == ClockPolicy.FORFEIT:
+            services.game_forfeit(game=game, seat=seat, expected_version=version)
+        else:
+            action = _choose(game, seat)
+            services.game_apply_seat_action(game=game, seat=seat, action=action, expected_version=version)
+    except ApplicationError as refused:
+        log.info("clock of %s@%s seat %s not applied: %s", game_id, version, seat, refused.code)
+        return False
+    return True
+
+
+def _choose(game: Game, seat: int) -> dict:
+    """The policy's move, chosen from the seat's own view like any bot (never the hidden state)."""
+    wanted = "heuristic" if game.clock_policy == ClockPolicy.HEURISTIC else "random"
+    name = wanted if unknown_bot_reason(wanted, game.kind) is None else "random"
+    engine = selectors.engine_for(game)
+    state = selectors.game_position(game=game).state
+    rng = random.Random(f"clock:{game.id}:{game.version}:{seat}")
+    return policies.choose(name, engine, state, seat, rng)
