@@ -12,6 +12,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Iterator
@@ -30,6 +31,36 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def spawn(command: list[str], env: dict[str, str]) -> subprocess.Popen:
+    """Start a process whose output goes to a temporary file: a pipe nobody reads fills up and stalls it."""
+    log = tempfile.TemporaryFile()  # noqa: SIM115 - closed with the process object
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    process.log = log  # type: ignore[attr-defined]
+    return process
+
+
+def output(process: subprocess.Popen) -> str:
+    """What a spawned process printed so far (for assertion messages)."""
+    process.log.seek(0)  # type: ignore[attr-defined]
+    return process.log.read().decode(errors="replace")  # type: ignore[attr-defined]
+
+
+def stop(process: subprocess.Popen, sig: int = signal.SIGTERM, timeout: float = 15) -> None:
+    process.send_signal(sig)
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+def celery_worker(env: dict[str, str]) -> subprocess.Popen:
+    """A real solo worker process on the given broker and database."""
+    return spawn([sys.executable, "-m", "celery", "-A", "config", "worker", "-P", "solo", "-c", "1",
+                  "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "WARNING"],
+                 {**os.environ, **env})
+
+
 @contextlib.contextmanager
 def server(env: dict[str, str], *, embedded: bool = True) -> Iterator[str]:
     """Serve the API in a subprocess: `manage.py serve` (embedded worker) or plain uvicorn. Yields its base URL."""
@@ -39,7 +70,7 @@ def server(env: dict[str, str], *, embedded: bool = True) -> Iterator[str]:
     command = ([sys.executable, "manage.py", "serve", "--port", str(port)] if embedded else
                [sys.executable, "-m", "uvicorn", "config.asgi:application", "--port", str(port), "--log-level",
                 "warning"])
-    process = subprocess.Popen(command, cwd=ROOT, env=full_env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    process = spawn(command, full_env)
     base = f"http://127.0.0.1:{port}/api/v1"
     deadline = time.monotonic() + 60
     while True:
@@ -49,17 +80,12 @@ def server(env: dict[str, str], *, embedded: bool = True) -> Iterator[str]:
         except httpx.HTTPError:
             if process.poll() is not None or time.monotonic() > deadline:
                 process.kill()
-                raise AssertionError(process.stdout.read().decode()) from None
+                raise AssertionError(output(process)) from None
             time.sleep(0.2)
     try:
         yield base
     finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process, signal.SIGINT, timeout=10)
 
 
 def client() -> httpx.AsyncClient:

@@ -3,12 +3,9 @@ public HTTP API: alone against a bot, and as two copies racing for the same seat
 
 from __future__ import annotations
 
-import os
 import re
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import httpx
@@ -21,31 +18,10 @@ CLIENT = Path(live.ROOT) / "examples" / "bot_client.py"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    """`manage.py serve` on a fresh SQLite file; its output (an access log line per request) goes to a file,
-    since an undrained pipe would fill up and stall the server."""
+    """`manage.py serve` on a fresh SQLite file."""
     folder = tmp_path_factory.mktemp("client")
-    env = {k: v for k, v in os.environ.items() if k not in live._SERVICE_VARS}
-    env["DATABASE_URL"] = f"sqlite:///{folder / 'tavolo.sqlite3'}"
-    port = live.free_port()
-    with open(folder / "serve.log", "w") as log:
-        process = subprocess.Popen([sys.executable, "manage.py", "serve", "--port", str(port)], cwd=live.ROOT,
-                                   env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}/api/v1"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            httpx.get(f"{base}/kinds/", timeout=5).raise_for_status()
-            break
-        except httpx.HTTPError:
-            assert process.poll() is None and time.monotonic() < deadline, (folder / "serve.log").read_text()
-            time.sleep(0.2)
-    yield base
-    process.send_signal(signal.SIGINT)
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
+    with live.server({"DATABASE_URL": f"sqlite:///{folder / 'tavolo.sqlite3'}"}) as base:
+        yield base
 
 
 def _run(*args: str) -> subprocess.CompletedProcess:

@@ -9,6 +9,8 @@ What Redis does with the killed worker's message decides who replays the turn:
 
 from __future__ import annotations
 
+import base64
+import json
 import os
 import signal
 import subprocess
@@ -81,13 +83,21 @@ def workers(tmp_path, monkeypatch, broker):
             process.kill()
 
 
+def _held_turns(broker: redis.Redis) -> list[list]:
+    """The (game, version) of each bot turn Redis holds as delivered but not acknowledged."""
+    raws = [json.loads(value)[0] for value in broker.hvals("unacked")]
+    return [json.loads(base64.b64decode(raw["body"]))[0] for raw in raws
+            if raw["headers"]["task"] == "bots.tasks.play_bot_turn"]
+
+
 def _turn_starts(marker: Path) -> list[int]:
     return [int(line) for line in marker.read_text().split()] if marker.exists() else []
 
 
-def _succeeded(log: Path) -> str:
-    """The worker's first "Task ... succeeded in ...: <result>" line, or ""."""
-    return next((line.strip() for line in log.read_text().splitlines() if " succeeded in " in line), "")
+def _succeeded(log: Path, task: str) -> str:
+    """The worker's first "Task <task>[id] succeeded in ...: <result>" line, or ""."""
+    return next((line.strip() for line in log.read_text().splitlines() if f"{task}[" in line and
+                 " succeeded in " in line), "")
 
 
 def _kill_mid_turn(marker: Path) -> tuple[Game, int, int]:
@@ -144,7 +154,7 @@ def test_a_killed_worker_gets_its_message_back_after_the_visibility_timeout(work
     first = workers(CELERY_BROKER_TRANSPORT_OPTIONS=options)
     game, version, killed = _kill_mid_turn(workers.marker)
     assert killed == first.pid and first.wait(timeout=10) == -signal.SIGKILL
-    assert broker.hlen("unacked") == 1  # delivered, never acknowledged
+    assert _held_turns(broker) == [[str(game.id), version]]  # delivered, never acknowledged
     workers(CELERY_BROKER_TRANSPORT_OPTIONS=options)
     _assert_played_once(game, version, killed, workers.marker)
     assert broker.hlen("unacked") == 0 and broker.llen("celery") == 0
@@ -158,14 +168,14 @@ def test_the_sweep_resumes_a_turn_whose_message_is_still_invisible(workers, brok
     assert first.wait(timeout=10) == -signal.SIGKILL
     second = workers("-B", BOT_SWEEP_SECONDS="0.5", BOT_STALL_SECONDS="0.5")
     _assert_played_once(game, version, killed, workers.marker)
-    assert broker.hlen("unacked") == 1  # the killed worker's message, invisible for the hour to come
     finished_at = game.version
-
     second.send_signal(signal.SIGTERM)
     second.wait(timeout=15)
+    assert _held_turns(broker) == [[str(game.id), version]]  # the killed worker's, invisible for an hour
+
     third = workers(CELERY_BROKER_TRANSPORT_OPTIONS='{"visibility_timeout": 1, "unacked_restore_throttle": 1}')
     deadline = time.monotonic() + 30
-    while "play_bot_turn" not in (done := _succeeded(third.log)):  # restored at start-up, delivered, run
+    while not (done := _succeeded(third.log, "bots.tasks.play_bot_turn")):  # restored at start-up, delivered, run
         assert time.monotonic() < deadline, "the old message was never redelivered"
         time.sleep(0.05)
     assert done.endswith(": False")  # the game had moved on: nothing to do

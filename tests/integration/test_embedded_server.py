@@ -2,24 +2,12 @@
 broker configured, serves the API and plays bot seats with its in-process worker."""
 
 import json
-import os
-import signal
-import socket
-import subprocess
-import sys
 import time
 import urllib.request
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from tests.integration import live
 
 
 def _call(url: str, body: dict | None = None, token: str | None = None) -> dict:
@@ -33,26 +21,8 @@ def _call(url: str, body: dict | None = None, token: str | None = None) -> dict:
 
 @pytest.fixture
 def server(tmp_path):
-    port = _free_port()
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "CELERY_BROKER_URL")}
-    env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'tavolo.sqlite3'}"
-    process = subprocess.Popen([sys.executable, "manage.py", "serve", "--port", str(port)], cwd=ROOT, env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}/api/v1"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            _call(f"{base}/kinds/")
-            break
-        except OSError:
-            assert process.poll() is None, process.stdout.read().decode()
-            time.sleep(0.2)
-    yield base
-    process.send_signal(signal.SIGINT)
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
+    with live.server({"DATABASE_URL": f"sqlite:///{tmp_path / 'tavolo.sqlite3'}"}) as base:
+        yield base
 
 
 def test_serve_plays_a_bot_game_to_the_end(server):

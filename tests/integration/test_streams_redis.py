@@ -4,11 +4,7 @@ countdowns through a real Celery worker on Redis; and the PostgreSQL LISTEN/NOTI
 from __future__ import annotations
 
 import asyncio
-import os
 import random
-import signal
-import subprocess
-import sys
 import threading
 
 import pytest
@@ -61,19 +57,10 @@ def test_events_posted_to_one_process_reach_watchers_of_another_through_redis():
 @pytest.fixture
 def worker():
     app.control.purge()
-    env = {"DATABASE_URL": live.database_url(connection.settings_dict),
-           "CELERY_BROKER_URL": settings.CELERY_BROKER_URL}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "-P", "solo", "-c", "1", "--without-gossip",
-         "--without-mingle", "--without-heartbeat", "-l", "WARNING"],
-        env={**os.environ, **env}, cwd=settings.BASE_DIR, stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT)
+    process = live.celery_worker({"DATABASE_URL": live.database_url(connection.settings_dict),
+                                  "CELERY_BROKER_URL": settings.CELERY_BROKER_URL})
     yield process
-    process.send_signal(signal.SIGTERM)
-    try:
-        process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        process.kill()
+    live.stop(process)
 
 
 @pytest.mark.worker

@@ -1,11 +1,7 @@
 """A human plays a whole game against a random bot whose turns a real Celery worker plays, on a real
 broker, sharing the test database."""
 
-import os
 import random
-import signal
-import subprocess
-import sys
 import time
 
 import pytest
@@ -14,33 +10,18 @@ from django.db import connection
 
 from config.celery import app
 from tests.conftest import create_game
+from tests.integration import live
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
-
-
-def _database_url() -> str:
-    db = connection.settings_dict
-    host = db.get("HOST") or "127.0.0.1"
-    port = db.get("PORT") or "5432"
-    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
-    return f"postgres://{db['USER']}{password}@{host}:{port}/{db['NAME']}"
 
 
 @pytest.fixture
 def worker():
     app.control.purge()
-    env = dict(os.environ, DATABASE_URL=_database_url(), CELERY_BROKER_URL=settings.CELERY_BROKER_URL)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "-P", "solo", "-c", "1", "--without-gossip",
-         "--without-mingle", "--without-heartbeat", "-l", "WARNING"],
-        env=env, cwd=settings.BASE_DIR, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-    )
+    process = live.celery_worker({"DATABASE_URL": live.database_url(connection.settings_dict),
+                                  "CELERY_BROKER_URL": settings.CELERY_BROKER_URL})
     yield process
-    process.send_signal(signal.SIGTERM)
-    try:
-        process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        process.kill()
+    live.stop(process)
 
 
 def _wait_for_turn(player, game_id: str, seat: int, timeout: float = 30.0) -> dict:
@@ -66,7 +47,7 @@ def test_human_against_a_bot_played_by_a_real_worker(ann, worker):
                             {"action": rng.choice(state["legal_actions"]), "expected_version": state["version"]})
         assert response.status_code == 201, response.json()
         human_moves += 1
-        assert worker.poll() is None, worker.stdout.read().decode()
+        assert worker.poll() is None, live.output(worker)
     events = ann.get(f"/api/v1/games/{game['id']}/events/").json()
     bot_moves = {e["seq"] for e in events if e["actor"] == 1}
     assert human_moves > 0 and bot_moves
