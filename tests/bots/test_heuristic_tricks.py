@@ -3,6 +3,7 @@ lost trick, cheap win, the Fuggitivo), the bidding, and a small duplicate run ag
 
 from __future__ import annotations
 
+import json
 import random
 import statistics
 
@@ -16,7 +17,7 @@ from games.engine.runner import apply_action, begin
 from games.rules.muscio import ENGINE as MUSCIO
 from games.rules.muscio.state import CANONICAL
 from games.rules.tarocchi_mineo import ENGINE as TAROCCHI
-from games.rules.tarocchi_mineo.cards import DECK, FUG, SUIT_OF, TRUMP
+from games.rules.tarocchi_mineo.cards import DECK, FUG
 
 SEED = "5e" * 32
 
@@ -220,12 +221,13 @@ def test_shared_estimates():
 
 # -- whole games ----------------------------------------------------------------------------------------
 def _match(engine, seats: int, options: dict, seed: int, policies: list) -> tuple[dict, int]:
-    """A match with `policies` per seat; checks every heuristic action is legal."""
+    """A match with `policies` per seat, each seeing its view as JSON (as the server hands it over); checks
+    every action is legal. Returns the result and the number of hands (Muscio) or deals (Tarocchi)."""
     table = Table(engine, seats, options, seed=f"{seed:064x}")
     rngs = [random.Random(seed * 10 + seat) for seat in range(seats)]
     while (result := engine.result(table.position.state)) is None:
         seat = table.turn
-        view = engine.view(table.position.state, seat)
+        view = json.loads(json.dumps(engine.view(table.position.state, seat)))
         legal = engine.legal_actions(table.position.state, seat)
         action = policies[seat](view, seat, legal, rngs[seat])
         assert action in legal
@@ -235,14 +237,14 @@ def _match(engine, seats: int, options: dict, seed: int, policies: list) -> tupl
 
 @pytest.mark.parametrize("seats", [3, 4, 6])
 def test_muscio_heuristic_always_plays_legal_actions(seats):
-    for seed in range(2):
-        policies = [muscio.choose if seat % 2 == seed % 2 else random_choice for seat in range(seats)]
-        result, _ = _match(MUSCIO, seats, {"max_hands": 12}, seed, policies)
+    for seed in range(3):
+        policies = [muscio.choose if seat % 3 != seed else random_choice for seat in range(seats)]
+        result, _ = _match(MUSCIO, seats, {"max_hands": 15}, seed, policies)
         assert result["winners"]
 
 
 def test_tarocchi_heuristic_always_plays_legal_actions():
-    for seed in range(2):
+    for seed in range(4):
         policies = [tarocchi_mineo.choose if seat != seed else random_choice for seat in range(4)]
         result, deals = _match(TAROCCHI, 4, {"deals": 4}, seed, policies)
         assert deals == 4 and sum(result["scores"].values()) == 0
@@ -266,8 +268,9 @@ def _duplicate(engine, seats: int, options: dict, seeds: range, choose) -> list[
 
 
 def test_duplicate_heuristic_beats_random():
-    # Measured (bench/trick_bots.py, 4 players): Muscio about +2.4 points per hand, Tarocchi about +6 per deal.
-    muscio_gain = statistics.fmean(_duplicate(MUSCIO, 4, {"max_hands": 10}, range(3), muscio.choose))
-    assert muscio_gain > 0.8
-    tarocchi_gain = statistics.fmean(_duplicate(TAROCCHI, 4, {"deals": 4}, range(3), tarocchi_mineo.choose))
-    assert tarocchi_gain > 1.5
+    # Measured with bench/trick_bots.py (300 seeds, whole matches, 4 players): Muscio +2.5 points per hand,
+    # Tarocchi +7 per deal; its means over three seeds ranged from +1.7 to +3.0 and from +4.7 to +8.1.
+    muscio_gain = statistics.fmean(_duplicate(MUSCIO, 4, {"max_hands": 10}, range(6), muscio.choose))
+    assert muscio_gain > 1.0
+    tarocchi_gain = statistics.fmean(_duplicate(TAROCCHI, 4, {"deals": 4}, range(6), tarocchi_mineo.choose))
+    assert tarocchi_gain > 2.0

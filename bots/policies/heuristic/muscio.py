@@ -2,8 +2,11 @@
 
 Every player is on his own and every trick is worth a point (the first one six: a participant without a
 trick pays 5), so the bot values a hand by the tricks its cards can take against the likely number of
-opponents, plays when that beats passing (or the unseen blinde when it beats its own hand), and in play
-takes the trick whenever a card is likely to hold, otherwise throws its least useful card.
+opponents (a trump is worth at least a ruff), plays when that beats passing, or the unseen blinde when an
+average hand beats its own; the dealer gives up the card that helps least for the turn-up (or keeps a gatta);
+with two participants it concedes only a hopeless hand. In play (the shared `tricks.pick`) it leads and
+follows with the card most likely to hold, wins with the cheapest such card, and on a lost trick throws
+the card least likely to win later (a face-down card in tricks 1-2 is simply lost).
 """
 
 from __future__ import annotations
@@ -32,10 +35,6 @@ BLINDE_SAMPLES = 40
 
 def _suit(card: str) -> str:
     return card[1]
-
-
-def _rank(card: str) -> int:
-    return RANK_VALUE[card[0]]
 
 
 def _power_for(led: str | None, trump: str):

@@ -48,7 +48,7 @@ RISK = 0.5
 #: The Fuggitivo kept: an escape for a later trick; with this many cards left it is better gone (held to the
 #: end it would be the seat's last card, unable to fight for the last trick).
 FUG_KEEP = 4.0
-FUG_UNTIL = 2
+FUG_UNTIL = 4
 #: Weak suit cards from long suits are a little more worth keeping than from short ones (voids ruff).
 LENGTH = 0.1
 
