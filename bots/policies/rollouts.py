@@ -1,14 +1,15 @@
 """Rollout policies for the search bot: how every seat plays inside a simulated deal.
 
-A rollout must be cheap, because a search plays thousands of actions per decision, and sensible, because
-a random opponent never threatens anything and makes every move look alike. Where the game's heuristic
-bot is fast enough it plays the rollouts (Muscio, the patiences, whose rollouts are cut after two turns).
-Where it is not, a greedy stand-in plays what happens most: Machiavelli's heuristic solves an integer
-programme at every turn, so rollouts lay the sampled meld that plays the most cards; Tarocchi's weighs
-every card against what each seat may hold, so rollouts play the cards at a glance (take the trick
+A rollout must be cheap, because a search plays thousands of actions per decision, and faithful, because
+a search only improves on the play its rollouts imitate: a random opponent never threatens anything and
+makes every move look alike, and a crude stand-in misjudges what the real players do. The game's
+heuristic bot plays the rollouts wherever it is fast enough (the patiences, whose rollouts are cut after
+two turns, Muscio, and Machiavelli's endgame). Tarocchi's heuristic weighs every card against what each
+seat may hold (about a millisecond per card), so its rollouts play the cards at a glance (take the trick
 cheaply, feed a partner, else throw the cheapest card) and leave bids and discards to the heuristic.
-Measured: a greedy stand-in for the patiences' turn planner misjudged so much that the search lost to
-the heuristic it was meant to improve (docs/bots.md).
+
+Measured (docs/bots.md): greedy stand-ins for the patiences' turn planner and for Machiavelli's
+hold-then-close rule misjudged so much that the search lost to the heuristic it was meant to improve.
 """
 
 from __future__ import annotations
@@ -19,19 +20,8 @@ from collections.abc import Callable
 from games.engine.protocol import JSON, Action
 from games.rules.tarocchi_mineo.cards import FOOL, FUG, STRENGTH, SUIT_OF, TRUMP, VALUE
 
-#: `(view, seat, legal_actions, rng) -> action`; `view` is None for a policy that does not need it.
-Rollout = Callable[[JSON | None, int, list[Action], random.Random], Action]
-
-
-def machiavelli_greedy(view: JSON | None, seat: int, legal: list[Action], rng: random.Random) -> Action:
-    """The sampled meld that leaves the most cards on the table (the most laid from the hand), else draw."""
-    best, most = legal[0], -1
-    for action in legal:
-        if action["type"] == "meld":
-            size = sum(map(len, action["table"]))
-            if size > most:
-                best, most = action, size
-    return best
+#: `(view, seat, legal_actions, rng) -> action`, like every policy.
+Rollout = Callable[[JSON, int, list[Action], random.Random], Action]
 
 
 def _tarocchi_power(card: str, led: str | None) -> int | None:
@@ -61,10 +51,10 @@ def _tarocchi_team(view: JSON, seat: int) -> set[int]:
     return {seat}
 
 
-def tarocchi_trick(view: JSON | None, seat: int, legal: list[Action], rng: random.Random) -> Action | None:
+def tarocchi_trick(view: JSON, seat: int, legal: list[Action], rng: random.Random) -> Action | None:
     """A card play in one glance: lead the cheapest card; take the trick with the weakest card that beats
     it; give points to a partner who holds it; else throw the cheapest card. None outside the card play."""
-    if view is None or view["phase"] != "play":
+    if view["phase"] != "play":
         return None
     cards = [action["card"] for action in legal]
     plays = view["trick"]
@@ -89,16 +79,12 @@ def tarocchi_trick(view: JSON | None, seat: int, legal: list[Action], rng: rando
 def with_heuristic(fast: Callable[..., Action | None], heuristic: Rollout) -> Rollout:
     """`fast` where it answers (the play of the cards), the heuristic elsewhere (bids, discards)."""
 
-    def choose(view: JSON | None, seat: int, legal: list[Action], rng: random.Random) -> Action:
+    def choose(view: JSON, seat: int, legal: list[Action], rng: random.Random) -> Action:
         return fast(view, seat, legal, rng) or heuristic(view, seat, legal, rng)
 
     return choose
 
 
-#: Kinds whose rollouts use a greedy policy for every action instead of the (slower) heuristic bot.
-GREEDY: dict[str, Rollout] = {
-    "machiavelli": machiavelli_greedy,
-}
 #: Kinds whose rollouts play the cards greedily and leave the rarer decisions (bids, discards) to the
 #: heuristic bot.
 CARD_PLAY: dict[str, Callable[..., Action | None]] = {

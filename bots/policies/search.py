@@ -3,9 +3,11 @@
 For each decision it draws full states consistent with its view (`engine.sample_state`; it never sees
 the true state) and, on each of them, plays every candidate move followed by a rollout to the end of the
 current deal, or a shorter horizon where deals are long (the two patiences: the end of the opponent's
-next turn). Rollouts are played by the game's heuristic bot, or a greedy stand-in where the heuristic is
-too slow to run thousands of times (`bots.policies.rollouts`), and scored by the seat's gain in the deal
-against the others' mean, or an estimate from the public view when cut (`bots.policies.deals`).
+next turn). Rollouts are played by the game's heuristic bot (in Tarocchi a one-glance card play, the
+heuristic being too dear to run thousands of times: `bots.policies.rollouts`), and scored by the seat's
+gain in the deal against the others' mean, or an estimate from the public view when cut
+(`bots.policies.deals`). Where even that costs too much (Machiavelli while the stock lasts) the
+heuristic's move is played as it is.
 
 Flat Monte Carlo with common random numbers: within one round every candidate meets the same sampled
 state and the same rollout seed, so the comparison between candidates is paired and much less noisy
@@ -30,7 +32,7 @@ from typing import Any
 
 from bots.policies import Bot, Choose, make_policy, random_choice, register
 from bots.policies.deals import CONSTRAINTS, SCORING, DealScoring, relative
-from bots.policies.rollouts import CARD_PLAY, GREEDY, Rollout, with_heuristic
+from bots.policies.rollouts import CARD_PLAY, Rollout, with_heuristic
 from games.engine.base import Option
 from games.engine.chance import Chance
 from games.engine.protocol import JSON, Action, Engine, IllegalAction
@@ -40,18 +42,18 @@ OPTIONS: dict[str, Option] = {
 }
 #: In-process only (tests, benchmarks): a fixed number of rounds instead of a clock, for repeatable moves.
 ITERATIONS_MAX = 100_000
-#: At most this many candidate moves are searched (the heuristic's and the solver's first); fewer where a
-#: rollout is dear (Machiavelli: the lay-downs that matter are the solver's, and the draw).
+#: At most this many candidate moves are searched (the heuristic's first); fewer where a round of
+#: rollouts is dear (the patiences' turns offer about twenty moves, most of them discards).
 MAX_CANDIDATES = 24
-CANDIDATE_CAP = {"machiavelli": 6, "spite-and-malice": 8, "diavoletto": 8}
+CANDIDATE_CAP = {"machiavelli": 4, "spite-and-malice": 8, "diavoletto": 8}
 #: Margin a move must beat the heuristic's by (in units of a typical score gap between seats), and how many
 #: standard errors of the paired difference it must clear on top (see `_pick`).
 PRIOR_BONUS = 0.03
 CONFIDENCE = 1.0
-#: Where the rollouts cannot follow the heuristic, the search leaves the decision to it. Machiavelli's
-#: heuristic holds its cards while the stock lasts and closes in one go, which takes an exact solve per turn
-#: (far too dear for rollouts); its greedy stand-in lays cards down at once, so a search over it would judge
-#: holding wrongly. Once the stock is empty the heuristic lays down greedily too, and the search takes over.
+#: Where rollouts cost too much to say anything, the search leaves the decision to the heuristic.
+#: Machiavelli's heuristic holds its cards while the stock lasts and closes in one go, checked by an exact
+#: solve every turn: a rollout to the end of such a deal costs about 170 ms. Once the stock is empty the
+#: deal ends within a few turns and the search takes over (given the time for two rounds).
 SEARCHES_WHEN: dict[str, Callable[[JSON], bool]] = {
     "machiavelli": lambda view: not view["stock"],
 }
@@ -70,11 +72,9 @@ def heuristic_policy(engine: Engine) -> Choose | None:
 
 
 def rollout_policy(engine: Engine) -> Rollout:
-    """Who plays the rollouts: the game's greedy stand-in (all of it, or the play of the cards), else its
-    heuristic bot, else random moves (`bots.policies.rollouts` says why and where)."""
+    """Who plays the rollouts: the game's heuristic bot (with a quick card play in Tarocchi), else random
+    moves (`bots.policies.rollouts` says why and where)."""
     heuristic = heuristic_policy(engine) or random_choice
-    if engine.kind in GREEDY:
-        return GREEDY[engine.kind]
     if engine.kind in CARD_PLAY:
         return with_heuristic(CARD_PLAY[engine.kind], heuristic)
     return heuristic
@@ -93,16 +93,22 @@ def _machiavelli_melds(view: JSON, limit: int, time_limit: float) -> list[Action
 
 
 def candidates(engine: Engine, view: JSON, legal: list[Action], prior: Action, rng: random.Random,
-               time_limit: float = 1.0) -> list[Action]:
-    """The moves worth searching: the prior first, then the solver's melds (Machiavelli), then the legal
-    ones; past the game's cap, the first listed legal move (Machiavelli's draw) and a random sample of the
-    others (e.g. Tarocchi's hundreds of discards)."""
+               time_limit: float = 1.0, value: Callable[[Action], float] | None = None) -> list[Action]:
+    """The moves worth searching: the prior first, then the legal ones. Past the game's cap, the first
+    listed legal move and the others best by `value` (a glance at the position right after the move; ties
+    in random order), e.g. among Tarocchi's hundreds of discards or a patience turn's twenty moves. In
+    Machiavelli: the prior and the solver's best lay-downs only (the sampled legal melds lay fewer cards,
+    and passing with cards that could go down only loses)."""
     cap = CANDIDATE_CAP.get(engine.kind, MAX_CANDIDATES)
-    extra = _machiavelli_melds(view, 3, time_limit) if engine.kind == "machiavelli" else []
-    rest = [action for action in legal if action != prior]
+    machiavelli = engine.kind == "machiavelli"
+    extra = _machiavelli_melds(view, 3, time_limit) if machiavelli else []
+    rest = [] if machiavelli else [action for action in legal if action != prior]
     room = max(0, cap - 1 - len(extra))
     if len(rest) > room:
-        rest = rest[:1] + rng.sample(rest[1:], max(0, room - 1))
+        others = rng.sample(rest[1:], len(rest) - 1)
+        if value is not None:
+            others.sort(key=value, reverse=True)  # stable: equal values keep their random order
+        rest = rest[:1] + others[: max(0, room - 1)]
     out: list[Action] = []
     for action in [prior, *extra, *rest]:
         if action not in out:
@@ -147,7 +153,6 @@ class Search:
         self.iterations = iterations
         self.scoring = SCORING.get(engine.kind, FALLBACK)
         self.policy = rollout_policy(engine)
-        self.needs_view = engine.kind not in GREEDY
         self.prior = heuristic_policy(engine) or self.policy
         self.rounds = 0  # complete rounds of the last decision (for tests and benchmarks)
 
@@ -160,8 +165,9 @@ class Search:
         prior = self.prior(view, seat, legal, random.Random(rng.getrandbits(64)))
         if not SEARCHES_WHEN.get(self.engine.kind, _always)(view):
             return prior
+        glance = self._glance(view, seat, rng)
         moves = candidates(self.engine, view, legal, prior, rng,
-                           time_limit=1.0 if self.budget is None else max(0.01, self.budget / 4))
+                           time_limit=1.0 if self.budget is None else max(0.01, self.budget / 4), value=glance)
         if len(moves) == 1:
             return moves[0]
         check = CONSTRAINTS[self.engine.kind](view) if self.engine.kind in CONSTRAINTS else None
@@ -184,6 +190,21 @@ class Search:
         self.rounds = rounds
         return moves[_pick(alive, samples, rounds)]
 
+    def _glance(self, view: JSON, seat: int, rng: random.Random) -> Callable[[Action], float]:
+        """A move's value right after it is played, on one sampled world (no rollout): cheap triage."""
+        world_rng, seed = random.Random(rng.getrandbits(64)), rng.getrandbits(64)
+        worlds: list[Any] = []  # drawn at the first call: most decisions need no triage
+
+        def value(move: Action) -> float:
+            if not worlds:
+                worlds.append(self.engine.sample_state(view, seat, world_rng))
+            try:
+                return self.rollout(worlds[0], seat, move, seed, max_steps=0)
+            except IllegalAction:
+                return float("-inf")
+
+        return value
+
     def _sample(self, view: JSON, seat: int, rng: random.Random, check: Callable[[Any, Any], bool] | None) -> Any:
         """A world consistent with the view; with a `check`, redrawn (a few times at most) until it passes."""
         for _ in range(SAMPLE_TRIES):
@@ -205,17 +226,19 @@ class Search:
                 return None
         return values
 
-    def rollout(self, state: Any, seat: int, move: Action, seed: int, deadline: float | None = None) -> float:
-        """Play `move`, then the rollout policy for every seat until the deal ends (or the cut); the score.
+    def rollout(self, state: Any, seat: int, move: Action, seed: int, deadline: float | None = None,
+                max_steps: int | None = None) -> float:
+        """Play `move`, then the rollout policy for every seat until the deal ends (or the cut, or
+        `max_steps` further actions: 0 scores the position right after the move); the score.
 
         Raises `_OutOfTime` when the clock passes `deadline` on the way (checked every few actions)."""
         engine, scoring, policy, evolve = self.engine, self.scoring, self.policy, self.engine.evolve
-        needs_view = self.needs_view
         chance = Chance(f"{seed:064x}")
         rng = random.Random(seed)
         actor, action = seat, move
         cuts = scoring.cut_after
-        for step in range(scoring.max_steps + 1):
+        limit = scoring.max_steps if max_steps is None else max_steps
+        for step in range(limit + 1):
             if deadline is not None and step % 8 == 7 and time.perf_counter() >= deadline:
                 raise _OutOfTime
             for event in engine.decide(state, actor, action, chance):
@@ -224,16 +247,13 @@ class Search:
                     return relative(scoring.gains(event.data), seat, scoring.scale)
                 if event.type in scoring.cut_events:
                     cuts -= 1
-            if cuts == 0 and scoring.cut_after:
+            if step == limit or (cuts == 0 and scoring.cut_after):
                 break
             if engine.result(state) is not None:
                 return self._final(state, seat)
             actor = min(engine.to_act(state))
             legal = engine.legal_actions(state, actor)
-            if len(legal) == 1:
-                action = legal[0]
-            else:
-                action = policy(engine.view(state, actor) if needs_view else None, actor, legal, rng)
+            action = legal[0] if len(legal) == 1 else policy(engine.view(state, actor), actor, legal, rng)
         if scoring.estimate is None:
             return 0.0
         return relative(scoring.estimate(engine.view(state, None)), seat, scoring.scale)

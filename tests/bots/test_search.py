@@ -184,35 +184,40 @@ def test_a_world_that_refuses_a_move_ends_the_round_without_a_crash(monkeypatch)
 def test_candidates_put_the_prior_first_and_keep_to_the_cap():
     legal = [{"type": "play", "card": str(n)} for n in range(40)]
     prior = legal[17]
-    moves = search_module.candidates(SPITE, {}, legal, prior, random.Random(0))
+    muscio = registry.get("muscio")
+    moves = search_module.candidates(muscio, {}, legal, prior, random.Random(0))
     assert moves[0] == prior and moves[1] == legal[0]  # the first listed move is always kept
     assert len(moves) == search_module.MAX_CANDIDATES and len({m["card"] for m in moves}) == len(moves)
-    assert search_module.candidates(SPITE, {}, legal[:3], legal[2], random.Random(0)) == [legal[2], *legal[:2]]
+    assert search_module.candidates(muscio, {}, legal[:3], legal[2], random.Random(0)) == [legal[2], *legal[:2]]
+    assert len(search_module.candidates(SPITE, {}, legal, prior, random.Random(0))) == 8  # the patiences' cap
 
 
-def test_machiavelli_candidates_hold_the_solvers_lay_downs_and_the_draw():
+def test_machiavelli_candidates_are_the_prior_and_the_solvers_best_lay_downs():
+    from bots.policies.machiavelli_solver import added_cards
+
     engine = registry.get("machiavelli")
+    seen_extra = False
     for _, pos, seat, _ in _positions("machiavelli", seed=4, count=6, spacing=7):
         view, legal = engine.view(pos.state, seat), engine.legal_actions(pos.state, seat)
         if view["opening"]:
             continue
-        prior = legal[-1]
+        prior = legal[0]
         moves = search_module.candidates(engine, view, legal, prior, random.Random(0))
-        assert moves[0] == prior and legal[0] in moves  # legal[0] is the draw (or the pass)
-        assert len(moves) <= search_module.CANDIDATE_CAP["machiavelli"]
-        for move in moves:  # every lay-down is one the engine accepts
+        assert moves[0] == prior and len(moves) <= search_module.CANDIDATE_CAP["machiavelli"]
+        seen_extra |= len(moves) > 1
+        for move in moves[1:]:  # lay-downs the engine accepts, the most cards first
+            assert move["type"] == "meld" and added_cards(view["table"], move)
             assert engine.decide(pos.state, seat, move, Chance("11" * 32))[0].type != "meld_failed"
+    assert seen_extra
 
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_rollout_policies_answer_with_legal_moves(kind):
     engine = registry.get(kind)
     policy = search_module.rollout_policy(engine)
-    needs_view = Search(engine, None, 1).needs_view
     for _, pos, seat, _ in _positions(kind, seed=6, count=4, spacing=5):
         legal = engine.legal_actions(pos.state, seat)
-        view = engine.view(pos.state, seat) if needs_view else None
-        assert policy(view, seat, legal, random.Random(0)) in legal
+        assert policy(engine.view(pos.state, seat), seat, legal, random.Random(0)) in legal
 
 
 def test_the_tarocchi_card_play_takes_cheaply_feeds_a_partner_and_throws_low():
@@ -292,3 +297,21 @@ def test_muscio_worlds_respect_the_voids_the_play_has_shown():
         pos, _ = apply_action(engine, pos, seat, heuristic(view, seat, engine.legal_actions(pos.state, seat), rng),
                               chance)
     assert checked > 20 and raw_misses > 0
+
+
+def test_machiavelli_is_searched_once_the_stock_is_empty_and_left_to_the_heuristic_before():
+    from tests.engines.machiavelli.positions import position as machiavelli_position
+
+    engine = registry.get("machiavelli")
+    hands = ["7H 8H 9H 5S 5D 5C KD", "2C 3C 4C JD QD"]
+    # with cards in the stock the heuristic holds (it cannot close: the KD fits nowhere) and is not searched
+    pos = machiavelli_position(hands, table=["10S 10H 10D"], stock="AS")
+    searcher = Search(engine, budget_ms=None, iterations=2)
+    action = searcher.choose(engine.view(pos.state, 0), 0, engine.legal_actions(pos.state, 0), random.Random(0))
+    assert action == {"type": "draw"} and searcher.rounds == 0
+    # on an empty stock the lay-downs are searched, and the one that sheds all but the KD wins
+    pos = machiavelli_position(hands, table=["10S 10H 10D"])
+    action = searcher.choose(engine.view(pos.state, 0), 0, engine.legal_actions(pos.state, 0), random.Random(0))
+    assert searcher.rounds == 2
+    _, events = apply_action(engine, pos, 0, action, Chance("11" * 32))
+    assert events[0].type == "meld" and sorted(events[0].data["added"]) == sorted(hands[0].split()[:-1])
