@@ -32,44 +32,20 @@ from datetime import datetime
 from pathlib import Path
 
 import httpx
+from stream_latency import log_commits, percentile  # bench/ is on the path when a script here runs
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
-
-
-def _django(commit_log: str) -> None:
-    """Set Django up in this process and log "<game> <version> <time>" after each commit."""
-    import django
-
-    sys.path.insert(0, str(ROOT))
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    django.setup()
-    from games import broadcast
-
-    publish, log = broadcast.publish, open(commit_log, "a", buffering=1)  # noqa: SIM115 - lives with the process
-
-    def timed_publish(channel: str, value: int) -> None:
-        now = time.time()
-        if channel.startswith("game:"):
-            log.write(f"{channel[5:]} {value} {now}\n")
-        publish(channel, value)
-
-    broadcast.publish = timed_publish
 
 
 def run_server(port: int, commit_log: str) -> None:
     import uvicorn
 
-    _django(commit_log)
+    log_commits(commit_log)
     uvicorn.run("config.asgi:application", port=port, log_level="warning")
 
 
 def run_worker(commit_log: str, pool: str, concurrency: int) -> None:
-    _django(commit_log)
+    log_commits(commit_log)
     from config.celery import app
 
     app.conf.result_backend = os.environ["CELERY_BROKER_URL"]  # for the no-op's answer only

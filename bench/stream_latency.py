@@ -70,8 +70,16 @@ def serve(bus: str, redis_url: str):
 
 def serve_with_commit_log(port: int, commit_log: str) -> None:
     """The server process: uvicorn, with the commit time of every game version appended to `commit_log`."""
-    import django
     import uvicorn
+
+    log_commits(commit_log)
+    uvicorn.run("config.asgi:application", port=port, log_level="warning")
+
+
+def log_commits(commit_log: str) -> None:
+    """Set Django up in this process and append "<game> <version> <time>" to `commit_log` after each commit
+    (the moment the wake-up is published, right after the commit)."""
+    import django
 
     sys.path.insert(0, str(ROOT))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -87,7 +95,6 @@ def serve_with_commit_log(port: int, commit_log: str) -> None:
         publish(channel, value)
 
     broadcast.publish = timed_publish
-    uvicorn.run("config.asgi:application", port=port, log_level="warning")
 
 
 async def watch(http: httpx.AsyncClient, url: str, connected: asyncio.Event, arrivals: dict[int, float],

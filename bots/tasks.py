@@ -1,17 +1,11 @@
 """Celery interface onto bot services: load ids, call the service. Safe to deliver twice."""
 
 from celery import shared_task
-from django.db import DatabaseError
+
+from config.celery import RELIABLE_TASK
 
 
-@shared_task(
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=(DatabaseError,),
-    retry_backoff=True,
-    retry_backoff_max=30,
-    max_retries=8,
-)
+@shared_task(**RELIABLE_TASK)
 def play_bot_turn(game_id: str, version: int) -> bool:
     from bots.services import bot_play_turn
 

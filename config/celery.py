@@ -3,8 +3,20 @@
 import os
 
 from celery import Celery, signals
+from django.db import DatabaseError
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+#: Options of every task that plays a move: acknowledged after it ran, redelivered if the worker dies, retried
+#: when the database hiccups. They are safe because each such task is idempotent by (game, version).
+RELIABLE_TASK = {
+    "acks_late": True,
+    "reject_on_worker_lost": True,
+    "autoretry_for": (DatabaseError,),
+    "retry_backoff": True,
+    "retry_backoff_max": 30,
+    "max_retries": 8,
+}
 
 app = Celery("tavolo", task_cls="celery.contrib.django.task:DjangoTask")
 app.config_from_object("django.conf:settings", namespace="CELERY")

@@ -5,17 +5,11 @@ from __future__ import annotations
 from datetime import datetime
 
 from celery import shared_task
-from django.db import DatabaseError
+
+from config.celery import RELIABLE_TASK
 
 
-@shared_task(
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=(DatabaseError,),
-    retry_backoff=True,
-    retry_backoff_max=30,
-    max_retries=8,
-)
+@shared_task(**RELIABLE_TASK)
 def expire_turn(game_id: str, version: int) -> bool:
     from games.clocks import clock_expire
 
