@@ -18,7 +18,8 @@ from games.models import Event, Game
 from games.services import player_create
 
 
-def _missing(what: str) -> None:
+def missing(what: str) -> None:
+    """Skip outside CI, fail in CI: a test's service or tool is not there."""
     if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
         pytest.fail(f"{what} is required in CI but is not available")
     pytest.skip(f"needs {what}")
@@ -27,12 +28,12 @@ def _missing(what: str) -> None:
 @pytest.fixture(autouse=True)
 def _services_for_markers(request):
     if request.node.get_closest_marker("postgres") and connection.vendor != "postgresql":
-        _missing("PostgreSQL (DATABASE_URL=postgres://...)")
+        missing("PostgreSQL (DATABASE_URL=postgres://...)")
     if request.node.get_closest_marker("worker"):
         if not settings.CELERY_BROKER_URL.startswith(("redis://", "amqp://")):
-            _missing("a broker (CELERY_BROKER_URL=redis://...)")
+            missing("a broker (CELERY_BROKER_URL=redis://...)")
         if connection.vendor != "postgresql":
-            _missing("PostgreSQL shared with the worker process (DATABASE_URL=postgres://...)")
+            missing("PostgreSQL shared with the worker process (DATABASE_URL=postgres://...)")
 
 
 class Player:

@@ -1,10 +1,15 @@
 """The simulate command, and the deployment files a new user relies on."""
 
+import os
+import shutil
+import subprocess
 from io import StringIO
 from pathlib import Path
 
 import yaml
 from django.core.management import call_command
+
+from tests.conftest import missing
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -23,3 +28,22 @@ def test_compose_file_has_the_five_services():
     assert "celery" in compose["services"]["worker"]["command"]
     assert compose["services"]["beat"]["command"].startswith("celery -A config beat")
     assert (ROOT / "docker" / "Dockerfile").read_text().startswith("FROM python:3.11")
+
+
+def _compose_cli() -> list[str] | None:
+    """Compose v2 (`docker compose`) or v1 (`docker-compose`); `config` needs no Docker engine."""
+    if shutil.which("docker") and subprocess.run(["docker", "compose", "version"], capture_output=True).returncode == 0:
+        return ["docker", "compose"]
+    return ["docker-compose"] if shutil.which("docker-compose") else None
+
+
+def test_docker_compose_config_accepts_the_compose_file():
+    cli = _compose_cli()
+    if cli is None:
+        missing("a Compose CLI (`docker compose` or Debian's `docker-compose`)")
+    done = subprocess.run([*cli, "-f", str(ROOT / "docker" / "compose.yaml"), "config"], capture_output=True,
+                          text=True, env={"PATH": os.environ["PATH"], "SECRET_KEY": "x"})
+    assert done.returncode == 0, done.stderr
+    resolved = yaml.safe_load(done.stdout)
+    assert set(resolved["services"]) == {"web", "worker", "beat", "db", "redis"}
+    assert resolved["services"]["web"]["environment"]["SECRET_KEY"] == "x"
