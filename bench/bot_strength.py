@@ -17,14 +17,17 @@ also A's win share against the 1/seats it would get if A and B were equal.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
+import multiprocessing
 import random
 import statistics
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from tqdm import tqdm
 
@@ -71,6 +74,15 @@ def play(kind: str, seats: int, options: dict, seed: int, names: list[str], bot_
     return Match(scores, list(result.get("winners") or []), seconds, moves)
 
 
+def _play_task(task: tuple) -> Match:
+    return play(*task)
+
+
+def _pool(jobs: int) -> Any:
+    """Worker processes for `--jobs` above 1 (matches are independent: same results, in the same order)."""
+    return multiprocessing.get_context("spawn").Pool(jobs) if jobs > 1 else contextlib.nullcontext()
+
+
 def wilson(wins: float, n: int) -> tuple[float, float]:
     """95 % Wilson score interval of a proportion."""
     if n == 0:
@@ -107,6 +119,8 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=None, help="search bots: fixed rounds instead")
     parser.add_argument("--options", default="{}", help="game options as JSON, e.g. '{\"deals\": 4}'")
     parser.add_argument("--seed", type=int, default=1, help="first deal's seed")
+    parser.add_argument("--jobs", type=int, default=1, help="matches played at once in worker processes "
+                        "(a search bot's clock then shares the cores: prefer --iterations)")
     args = parser.parse_args()
 
     engine = registry.get(args.kind)
@@ -127,32 +141,39 @@ def main() -> None:
     seconds = {args.a: 0.0, args.b: 0.0}
     moves = {args.a: 0, args.b: 0}
     started = time.perf_counter()
-    with tqdm(total=deals * seats, desc=f"{args.kind} {args.a} vs {args.b}", unit="match") as bar:
-        for deal in range(deals):
-            seed = args.seed + deal
-            diffs = []
-            for a_seat in range(seats):
-                names = [args.a if seat == a_seat else args.b for seat in range(seats)]
-                match = play(args.kind, seats, options, seed, names, bot_options)
-                others = [score for seat, score in enumerate(match.scores) if seat != a_seat]
-                diffs.append(match.scores[a_seat] - statistics.fmean(others))
-                if a_seat in match.winners:
-                    a_wins += 1 / len(match.winners)
-                elif not match.winners:
-                    a_wins += 1 / seats
-                matches += 1
-                for name in set(names):
-                    seconds[name] += match.seconds[name]
-                    moves[name] += match.moves[name]
-                bar.update()
-            per_deal.append(statistics.fmean(diffs))
+    tasks = [(args.kind, seats, options, args.seed + deal, [args.a if seat == a_seat else args.b
+                                                           for seat in range(seats)], bot_options)
+             for deal in range(deals) for a_seat in range(seats)]
+    with tqdm(total=len(tasks), desc=f"{args.kind} {args.a} vs {args.b}", unit="match") as bar, \
+            _pool(args.jobs) as pool:
+        results = pool.imap(_play_task, tasks) if pool else map(_play_task, tasks)
+        diffs: list[float] = []
+        for number, match in enumerate(results):
+            a_seat = number % seats
+            names = tasks[number][4]
+            others = [score for seat, score in enumerate(match.scores) if seat != a_seat]
+            diffs.append(match.scores[a_seat] - statistics.fmean(others))
+            if a_seat in match.winners:
+                a_wins += 1 / len(match.winners)
+            elif not match.winners:
+                a_wins += 1 / seats
+            matches += 1
+            for name in set(names):
+                seconds[name] += match.seconds[name]
+                moves[name] += match.moves[name]
+            bar.update()
+            if a_seat == seats - 1:
+                per_deal.append(statistics.fmean(diffs))
+                diffs = []
     elapsed = time.perf_counter() - started
 
     budget = (f"iterations {args.iterations}" if args.iterations else f"budget {args.budget_ms} ms") \
         if bot_options else "no search"
     think = ", ".join(f"{name} {1000 * seconds[name] / max(1, moves[name]):.1f} ms/move" for name in seconds)
+    jobs = f", {args.jobs} jobs" if args.jobs > 1 else ""
     print(f"{args.kind}: {args.a} (A) vs {args.b} (B), {seats} seats, {matches} matches on {deals} deals, "
-          f"options {options or 'default'}, {budget}; {think}; {elapsed:.0f} s")
+          f"seeds {args.seed}..{args.seed + deals - 1}, options {options or 'default'}, {budget}; {think}; "
+          f"{elapsed:.0f} s{jobs}")
     mean, low, high = t_interval(per_deal)
     if seats == 2:
         low_w, high_w = wilson(a_wins, matches)

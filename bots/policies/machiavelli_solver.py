@@ -19,7 +19,7 @@ Public functions (pure, no Django; the search bot uses them for candidate moves)
 * `best_melds(table, hand, limit=3, time_limit=…) -> list[action]`: up to `limit` `meld` actions, the
   maximum first, then the next best arrangements of *different* multisets of played cards (by cards played,
   then groups), found by re-solving with a no-good cut on the played cards; `[]` when no hand card can be
-  laid.
+  laid. Exact answers are memoised by position (the search bot asks about the same positions again).
 * `best_meld(table, hand, time_limit=…) -> action | None`: the first of those.
 * `closing_meld(table, hand, time_limit=…) -> action | None`: a meld laying the whole hand, if any (the
   same programme with every hand card required; no solve at all when a hand card fits no possible meld).
@@ -49,6 +49,11 @@ Action = dict
 TIME_LIMIT = 1.0
 _PLAY_WEIGHT = 100  # > the largest possible number of groups (104 / 3)
 _SOLVE_ERROR = 4  # `milp` status: HiGHS stopped with an error (0 optimal, 1 time limit, 2 infeasible)
+_TIME_LIMIT_HIT = 1
+#: Memo of `best_melds` answers that finished (exact), by position: the search replays the same positions
+#: many times (on an empty stock, two players' worlds are fully known and its rollouts repeat exactly).
+_MEMO: dict[tuple, tuple[int, list[Action]]] = {}
+_MEMO_LIMIT = 4_096
 
 
 def _candidates() -> tuple[tuple[tuple[int, ...], ...], np.ndarray]:
@@ -84,6 +89,7 @@ class _Model:
     """The integer programme for one position; `solve` may be called again after `exclude`."""
 
     def __init__(self, table_counts: np.ndarray, hand_counts: np.ndarray) -> None:
+        self.exact = True  # False once a solve stopped on its time limit
         avail = table_counts + hand_counts
         with np.errstate(divide="ignore"):
             caps = np.where(_MATRIX > 0, avail[:, None] // np.maximum(_MATRIX, 1), np.iinfo(np.int64).max)
@@ -130,6 +136,7 @@ class _Model:
         if result.status == _SOLVE_ERROR:  # HiGHS's presolve rarely fails (~1 position in 20,000): solve without
             result = milp(self.cost, constraints=self.constraints, integrality=np.ones(self.n_x + self.n_y),
                           bounds=self.bounds, options={**options, "presolve": False})
+        self.exact &= result.status != _TIME_LIMIT_HIT
         if result.x is None:
             return None
         values = np.rint(result.x).astype(np.int64)
@@ -185,12 +192,33 @@ def is_valid(table: Sequence[Sequence[str]], hand: Sequence[str], action: Action
 
 def best_melds(table: Sequence[Sequence[str]], hand: Sequence[str], limit: int = 3,
                time_limit: float = TIME_LIMIT) -> list[Action]:
-    """Up to `limit` meld actions with distinct multisets of played cards, the maximum first (see module)."""
-    if not hand or limit < 1 or any(normalise_codes([CODE[c] for c in g]) is None for g in table):
+    """Up to `limit` meld actions with distinct multisets of played cards, the maximum first (see module).
+
+    Answers that finished within the time limit are memoised by (table as given, hand multiset): a fresh
+    copy of the same actions comes back for the same position."""
+    if not hand or limit < 1:
         return []
+    key = (tuple(map(tuple, table)), tuple(sorted(hand)))
+    known = _MEMO.get(key)
+    if known is not None and (known[0] >= limit or len(known[1]) < known[0]):  # asked for as many, or all
+        return [{"type": "meld", "table": [list(group) for group in action["table"]]} for action in known[1][:limit]]
+    out, exact = _best_melds(table, hand, limit, time_limit)
+    if exact:
+        if len(_MEMO) >= _MEMO_LIMIT:
+            _MEMO.clear()
+        _MEMO[key] = (limit, [{"type": "meld", "table": [list(group) for group in action["table"]]}
+                              for action in out])
+    return out
+
+
+def _best_melds(table: Sequence[Sequence[str]], hand: Sequence[str], limit: int, time_limit: float
+                ) -> tuple[list[Action], bool]:
+    """`best_melds` solved afresh, and whether every solve finished (the answer is then exact)."""
+    if any(normalise_codes([CODE[c] for c in g]) is None for g in table):
+        return [], True
     model = _Model(_counts([c for g in table for c in g]), _counts(hand))
     if not model.n_y:
-        return []
+        return [], True
     out = []
     for _ in range(limit):
         found = model.solve(time_limit)
@@ -202,7 +230,7 @@ def best_melds(table: Sequence[Sequence[str]], hand: Sequence[str], limit: int =
             break
         out.append(action)
         model.exclude(played)
-    return out
+    return out, model.exact
 
 
 def closing_meld(table: Sequence[Sequence[str]], hand: Sequence[str], time_limit: float = TIME_LIMIT

@@ -3,8 +3,8 @@
 For each decision it draws full states consistent with its view (`engine.sample_state`; it never sees
 the true state) and, on each of them, plays every candidate move followed by a rollout to the end of the
 current deal, or a shorter horizon where deals are long (the two patiences: the end of the opponent's
-next turn). Rollouts are played by the game's heuristic bot (in Tarocchi a one-glance card play, the
-heuristic being too dear to run thousands of times: `bots.policies.rollouts`), and scored by the seat's
+next turn). Rollouts are played by the game's heuristic bot (in Tarocchi, except for a bid, a one-glance
+card play, the heuristic being too dear to run thousands of times: `bots.policies.rollouts`), and scored by the seat's
 gain in the deal against the others' mean, or an estimate from the public view when cut
 (`bots.policies.deals`). Where even that costs too much (Machiavelli while the stock lasts) the
 heuristic's move is played as it is.
@@ -32,7 +32,7 @@ from typing import Any
 
 from bots.policies import Bot, Choose, make_policy, random_choice, register
 from bots.policies.deals import CONSTRAINTS, SCORING, DealScoring, relative
-from bots.policies.rollouts import CARD_PLAY, Rollout, with_heuristic
+from bots.policies.rollouts import CARD_PLAY, FAITHFUL_WHEN, Rollout, with_heuristic
 from games.engine.base import Option
 from games.engine.chance import Chance
 from games.engine.protocol import JSON, Action, Engine, IllegalAction
@@ -45,17 +45,21 @@ ITERATIONS_MAX = 100_000
 #: At most this many candidate moves are searched (the heuristic's first); fewer where a round of
 #: rollouts is dear (the patiences' turns offer about twenty moves, most of them discards).
 MAX_CANDIDATES = 24
-CANDIDATE_CAP = {"machiavelli": 4, "spite-and-malice": 8, "diavoletto": 8}
+CANDIDATE_CAP = {"machiavelli": 5, "spite-and-malice": 8, "diavoletto": 8}
 #: Margin a move must beat the heuristic's by (in units of a typical score gap between seats), and how many
 #: standard errors of the paired difference it must clear on top (see `_pick`).
 PRIOR_BONUS = 0.03
 CONFIDENCE = 1.0
 #: Where rollouts cost too much to say anything, the search leaves the decision to the heuristic.
-#: Machiavelli's heuristic holds its cards while the stock lasts and closes in one go, checked by an exact
-#: solve every turn: a rollout to the end of such a deal costs about 170 ms. Once the stock is empty the
-#: deal ends within a few turns and the search takes over (given the time for two rounds).
+#: Machiavelli's heuristic holds its cards while the stock lasts and closes in one go: a rollout through
+#: the rest of the stock costs about 100 ms even with the fast closing test, and two heuristics ran the
+#: stock out in 80 of 80 deals (docs/bots.md). Once the stock is empty the deal ends within a few
+#: turns and the search takes over (given the time for two rounds).
 SEARCHES_WHEN: dict[str, Callable[[JSON], bool]] = {
     "machiavelli": lambda view: not view["stock"],
+    # Tarocchi's stata (a solo on five cards, stakes doubled): one deal swings by up to six times the
+    # difference either way, more than a move's rounds can average out; the search's stata solos lost.
+    "tarocchi-mineo": lambda view: view["phase"] != "stata",
 }
 #: Draws of a world that must pass a game's extra check (`deals.CONSTRAINTS`) before the last one is kept.
 SAMPLE_TRIES = 30
@@ -97,12 +101,13 @@ def candidates(engine: Engine, view: JSON, legal: list[Action], prior: Action, r
     """The moves worth searching: the prior first, then the legal ones. Past the game's cap, the first
     listed legal move and the others best by `value` (a glance at the position right after the move; ties
     in random order), e.g. among Tarocchi's hundreds of discards or a patience turn's twenty moves. In
-    Machiavelli: the prior and the solver's best lay-downs only (the sampled legal melds lay fewer cards,
-    and passing with cards that could go down only loses)."""
+    Machiavelli: the prior, passing (or drawing), then the solver's best lay-downs (the sampled legal melds
+    lay fewer cards); passing matters: the first to lay down on an empty stock feeds the other."""
     cap = CANDIDATE_CAP.get(engine.kind, MAX_CANDIDATES)
     machiavelli = engine.kind == "machiavelli"
     extra = _machiavelli_melds(view, 3, time_limit) if machiavelli else []
-    rest = [] if machiavelli else [action for action in legal if action != prior]
+    rest = [action for action in legal[:1] if action != prior] if machiavelli else [
+        action for action in legal if action != prior]
     room = max(0, cap - 1 - len(extra))
     if len(rest) > room:
         others = rng.sample(rest[1:], len(rest) - 1)
@@ -110,7 +115,7 @@ def candidates(engine: Engine, view: JSON, legal: list[Action], prior: Action, r
             others.sort(key=value, reverse=True)  # stable: equal values keep their random order
         rest = rest[:1] + others[: max(0, room - 1)]
     out: list[Action] = []
-    for action in [prior, *extra, *rest]:
+    for action in [prior, *rest, *extra]:
         if action not in out:
             out.append(action)
     return out[:cap]
@@ -152,8 +157,10 @@ class Search:
         self.budget = None if budget_ms is None else budget_ms / 1000
         self.iterations = iterations
         self.scoring = SCORING.get(engine.kind, FALLBACK)
-        self.policy = rollout_policy(engine)
+        self.fast = self.policy = rollout_policy(engine)
         self.prior = heuristic_policy(engine) or self.policy
+        #: Decisions whose rollouts the heuristic itself plays, where the cheap stand-in misjudges them.
+        self.faithful = FAITHFUL_WHEN.get(engine.kind)
         self.rounds = 0  # complete rounds of the last decision (for tests and benchmarks)
 
     def choose(self, view: JSON, seat: int, legal: list[Action], rng: random.Random) -> Action:
@@ -165,6 +172,7 @@ class Search:
         prior = self.prior(view, seat, legal, random.Random(rng.getrandbits(64)))
         if not SEARCHES_WHEN.get(self.engine.kind, _always)(view):
             return prior
+        self.policy = self.prior if self.faithful is not None and self.faithful(view) else self.fast
         glance = self._glance(view, seat, rng)
         moves = candidates(self.engine, view, legal, prior, rng,
                            time_limit=1.0 if self.budget is None else max(0.01, self.budget / 4), value=glance)

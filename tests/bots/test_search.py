@@ -192,8 +192,8 @@ def test_candidates_put_the_prior_first_and_keep_to_the_cap():
     assert len(search_module.candidates(SPITE, {}, legal, prior, random.Random(0))) == 8  # the patiences' cap
 
 
-def test_machiavelli_candidates_are_the_prior_and_the_solvers_best_lay_downs():
-    from bots.policies.machiavelli_solver import added_cards
+def test_machiavelli_candidates_are_the_prior_passing_or_drawing_and_the_solvers_best_lay_downs():
+    from bots.policies.machiavelli_solver import added_cards, best_melds
 
     engine = registry.get("machiavelli")
     seen_extra = False
@@ -201,13 +201,15 @@ def test_machiavelli_candidates_are_the_prior_and_the_solvers_best_lay_downs():
         view, legal = engine.view(pos.state, seat), engine.legal_actions(pos.state, seat)
         if view["opening"]:
             continue
-        prior = legal[0]
-        moves = search_module.candidates(engine, view, legal, prior, random.Random(0))
-        assert moves[0] == prior and len(moves) <= search_module.CANDIDATE_CAP["machiavelli"]
-        seen_extra |= len(moves) > 1
-        for move in moves[1:]:  # lay-downs the engine accepts, the most cards first
-            assert move["type"] == "meld" and added_cards(view["table"], move)
-            assert engine.decide(pos.state, seat, move, Chance("11" * 32))[0].type != "meld_failed"
+        for prior in [legal[0], *best_melds(view["table"], view["hand"], limit=1)]:
+            moves = search_module.candidates(engine, view, legal, prior, random.Random(0))
+            assert moves[0] == prior and len(moves) <= search_module.CANDIDATE_CAP["machiavelli"]
+            assert legal[0] in moves  # draw (pass on an empty stock): holding back is always a candidate
+            seen_extra |= len(moves) > 2
+            for move in moves:  # lay-downs the engine accepts, the most cards first
+                if move != legal[0]:
+                    assert move["type"] == "meld" and added_cards(view["table"], move)
+                    assert engine.decide(pos.state, seat, move, Chance("11" * 32))[0].type != "meld_failed"
     assert seen_extra
 
 
@@ -215,9 +217,14 @@ def test_machiavelli_candidates_are_the_prior_and_the_solvers_best_lay_downs():
 def test_rollout_policies_answer_with_legal_moves(kind):
     engine = registry.get(kind)
     policy = search_module.rollout_policy(engine)
-    for _, pos, seat, _ in _positions(kind, seed=6, count=4, spacing=5):
+    for _, pos, seat, chance in _positions(kind, seed=6, count=4, spacing=5):
         legal = engine.legal_actions(pos.state, seat)
-        assert policy(engine.view(pos.state, seat), seat, legal, random.Random(0)) in legal
+        action = policy(engine.view(pos.state, seat), seat, legal, random.Random(0))
+        if engine.complete_legal_actions:
+            assert action in legal
+        # Machiavelli lists a sample of its melds: a closing meld may be missing from it, yet must be accepted
+        _, events = apply_action(engine, pos, seat, action, chance)
+        assert all(event.type != "meld_failed" for event in events)
 
 
 def test_the_tarocchi_card_play_takes_cheaply_feeds_a_partner_and_throws_low():
@@ -315,3 +322,33 @@ def test_machiavelli_is_searched_once_the_stock_is_empty_and_left_to_the_heurist
     assert searcher.rounds == 2
     _, events = apply_action(engine, pos, 0, action, Chance("11" * 32))
     assert events[0].type == "meld" and sorted(events[0].data["added"]) == sorted(hands[0].split()[:-1])
+
+
+def test_machiavelli_search_holds_back_where_the_first_lay_down_feeds_the_opponent():
+    """The first turn on an empty stock of a two-player heuristic deal: with all 104 cards in the hands the
+    view tells the opponent's hand exactly. The heuristic lays down what it can and the opponent closes on
+    its cards; the search passes, the heuristic lays down, and the search's seat closes instead."""
+    from bots.policies.heuristic import machiavelli as heuristic
+
+    engine = registry.get("machiavelli")
+    chance, rng = Chance(f"{1:064x}"), random.Random(1)
+    searcher = Search(engine, budget_ms=None, iterations=2)
+
+    def turn(policy, pos):
+        seat = min(engine.to_act(pos.state))
+        action = policy(engine.view(pos.state, seat), seat, engine.legal_actions(pos.state, seat), rng)
+        return (*apply_action(engine, pos, seat, action, chance), action)
+
+    pos, _ = begin(engine, 2, engine.normalize_options({"deals": 1}, 2), chance)
+    while pos.state.stock or pos.state.opening:
+        pos, _, _ = turn(heuristic.choose, pos)
+    seat = min(engine.to_act(pos.state))
+    laid, _, _ = turn(heuristic.choose, pos)
+    _, events, _ = turn(heuristic.choose, laid)
+    assert events[-1].type == "deal_end" and events[-1].data["closer"] == 1 - seat  # the heuristic's lay-down
+
+    pos, _, action = turn(searcher.choose, pos)
+    assert action == {"type": "pass"} and searcher.rounds == 2
+    pos, _, _ = turn(heuristic.choose, pos)
+    _, events, _ = turn(searcher.choose, pos)
+    assert events[-1].type == "deal_end" and events[-1].data["closer"] == seat

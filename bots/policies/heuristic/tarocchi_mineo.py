@@ -13,9 +13,12 @@ Card points and game points (jochi) are put on one scale: a joco is worth `JOCO`
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
+from collections import Counter
+from functools import cached_property
 from typing import Any
 
-from bots.policies.heuristic.tricks import Inference, Stakes, behind, follow_or_trump_voids, pick
+from bots.policies.heuristic.tricks import Inference, Power, Stakes, behind, follow_or_trump_voids, p_none, pick
 from games.engine.protocol import JSON, Action
 from games.rules.tarocchi_mineo.cards import (
     CALLABLE,
@@ -127,13 +130,14 @@ def _bid(view: JSON, legal: list[Action]) -> Action:
 
 
 def _discard(view: JSON, legal: list[Action]) -> Action:
-    hand = list(view["hand"])
+    length = Counter(SUIT_OF[card] for card in view["hand"])
 
     def score(cards: list[str]) -> float:
-        kept = [card for card in hand if card not in cards]
+        # A suit is emptied when all its cards in hand go (counted, not searched: the search's rollouts
+        # score dozens of discards per deal).
         banked = sum(VALUE.get(card, 0) for card in cards)
-        emptied = sum(1 for suit in SUITS
-                      if any(SUIT_OF[c] == suit for c in cards) and not any(SUIT_OF[c] == suit for c in kept))
+        thrown = Counter(SUIT_OF[card] for card in cards)
+        emptied = sum(1 for suit, count in thrown.items() if suit in SUITS and count == length[suit])
         trumps = sum(2 * _card_weight(card) for card in cards if SUIT_OF[card] == TRUMP)
         return banked + VOID_DISCARD * emptied - trumps
 
@@ -199,6 +203,51 @@ def _known_holdings(view: JSON, seat: int, gone: set[str]) -> dict[int, set[str]
     return {s: cards - gone for s, cards in known.items() if s != seat and cards - gone}
 
 
+class _Inference(Inference):
+    """`Inference` with the unseen cards counted once per suit: the same chances, several times faster.
+
+    This module always asks with the power of the suit in question (`_power_for(led)`), under which a
+    card's power depends on the card alone, so the beaters of a key are a bisection away. The search
+    bot's rollouts call this heuristic thousands of times per decision.
+    """
+
+    @cached_property
+    def _powers(self) -> dict[str, list[int]]:
+        by_suit: dict[str, list[int]] = {}
+        for card in self.unseen:
+            suit = _suit(card)
+            if suit is not None:
+                by_suit.setdefault(suit, []).append(_power_for(suit)(card))
+        return {suit: sorted(powers) for suit, powers in by_suit.items()}
+
+    def _count(self, suit: str, key: int) -> tuple[int, int]:
+        """(unseen cards of `suit`, those of them above `key`)."""
+        powers = self._powers.get(suit, [])
+        return len(powers), len(powers) - bisect_right(powers, key)
+
+    def beat_chance(self, seat: int, key: int, led: str | None, power: Power) -> float:
+        """As `Inference.beat_chance` (same formula, same order of operations), counted by bisection."""
+        if led is None:
+            return super().beat_chance(seat, key, led, power)
+        voids = self.voids.get(seat, frozenset())
+        known = self.known.get(seat, ())
+        drawn = max(0, self.counts.get(seat, 0) - len(known))
+        pool = len(self.unseen)
+        same, same_beaters = self._count(led, key)
+        holds_led = any(_suit(card) == led for card in known)
+        void = 1.0 if led in voids else (0.0 if holds_led else p_none(pool, same, drawn))
+        follows_and_beats = 0.0 if led in voids else 1.0 - p_none(pool, same_beaters, drawn)
+        ruffs = 0.0
+        if led != TRUMP and TRUMP not in voids:
+            ruffs = 1.0 - p_none(pool - same, self._count(TRUMP, key)[1], drawn)
+        chance = min(1.0, follows_and_beats + void * ruffs)
+        for card in known:  # a card known to be there: certain when it follows, likely when it ruffs
+            beats = power(card)
+            if beats is not None and beats > key:
+                chance = 1.0 if _suit(card) == led else max(chance, void)
+        return chance
+
+
 def inference(view: JSON, seat: int) -> Inference:
     """Unseen cards, hand sizes, shown voids and placed cards of the deal in play."""
     rounds = [plays for _, plays, _ in view["tricks"]] + [view["trick"]]
@@ -209,7 +258,7 @@ def inference(view: JSON, seat: int) -> Inference:
     unseen = tuple(card for card in DECK if card not in gone and card not in placed)
     counts = {s: n for s, n in enumerate(view["hand_counts"]) if s != seat}
     voids = follow_or_trump_voids(rounds, _led, _suit, TRUMP)
-    return Inference(unseen, counts, _suit, TRUMP, {s: frozenset(v) for s, v in voids.items()},
+    return _Inference(unseen, counts, _suit, TRUMP, {s: frozenset(v) for s, v in voids.items()},
                      {s: tuple(cards) for s, cards in known.items()})
 
 
