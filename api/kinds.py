@@ -5,7 +5,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from bots.policies import POLICIES
+from bots.policies import POLICIES, options_described
 from games.engine import registry
 
 
@@ -28,11 +28,12 @@ class BotListApi(APIView):
         "name": serializers.CharField(), "description": serializers.CharField(),
         "kinds": serializers.ListField(child=serializers.CharField(), help_text="the games it plays"),
         "options": serializers.JSONField(help_text="seat options it takes, as in a seat spec "
-                                                   "{'bot': name, option: value}: type, default, bounds")},
+                                                   "{'bot': name, option: value}: type, default, bounds, "
+                                                   "and default_by_kind where a game's default differs")},
         many=True))
     def get(self, request):
         """The bot policies a seat may name, the games each plays and the options each takes."""
         return Response([{"name": bot.name, "description": bot.description,
                           "kinds": [kind for kind in registry.kinds() if bot.plays(kind)],
-                          "options": {name: spec.describe() for name, spec in (bot.options or {}).items()}}
+                          "options": options_described(bot)}
                          for bot in POLICIES.values()])

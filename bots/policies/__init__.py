@@ -27,6 +27,8 @@ class Bot:
     make: Callable[[Engine, Mapping[str, Any]], Choose]
     kinds: frozenset[str] | None = None  # None: every kind
     options: Mapping[str, Option] | None = None  # the seat options it takes (e.g. budget_ms), checked at creation
+    #: option -> kind -> the default in that game, where it differs from the option's own default
+    kind_defaults: Mapping[str, Mapping[str, Any]] | None = None
 
     def plays(self, kind: str) -> bool:
         return self.kinds is None or kind in self.kinds
@@ -68,6 +70,16 @@ def bot_options_reason(name: str, options: Mapping[str, Any]) -> str | None:
         except InvalidOptions as bad:
             return f"bot {name!r}: {bad.message}"
     return None
+
+
+def options_described(bot: Bot) -> dict[str, JSON]:
+    """Each option's type, default and bounds, with the games whose default differs (for `GET /bots/`)."""
+    described = {}
+    for name, spec in (bot.options or {}).items():
+        described[name] = spec.describe()
+        if bot.kind_defaults and name in bot.kind_defaults:
+            described[name]["default_by_kind"] = dict(bot.kind_defaults[name])
+    return described
 
 
 def make_policy(name: str, engine: Engine, options: Mapping[str, Any] | None = None) -> Choose:

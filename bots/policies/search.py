@@ -40,6 +40,9 @@ from games.engine.protocol import JSON, Action, Engine, IllegalAction
 OPTIONS: dict[str, Option] = {
     "budget_ms": Option(200, int, minimum=1, maximum=60_000, help="thinking time per move, in milliseconds"),
 }
+#: Where the measured strength needs more time than the default (docs/bots.md): Machiavelli's endgame decision
+#: needs two rounds of about 100-150 ms each, Tarocchi's bids about ten rounds of heuristic rollouts.
+DEFAULT_BUDGET_MS: dict[str, int] = {"machiavelli": 1000, "tarocchi-mineo": 300}
 #: In-process only (tests, benchmarks): a fixed number of rounds instead of a clock, for repeatable moves.
 ITERATIONS_MAX = 100_000
 #: At most this many candidate moves are searched (the heuristic's first); fewer where a round of
@@ -286,13 +289,15 @@ def _int_option(options: Mapping[str, Any], name: str, maximum: int) -> int | No
 
 
 def make(engine: Engine, options: Mapping[str, Any]) -> Choose:
-    """`budget_ms` (default 200) bounds each decision by the clock; `iterations` replaces the clock."""
+    """`budget_ms` (default 200, or the game's in `DEFAULT_BUDGET_MS`) bounds each decision by the clock;
+    `iterations` replaces the clock."""
     iterations = _int_option(options, "iterations", ITERATIONS_MAX)
     budget = _int_option(options, "budget_ms", OPTIONS["budget_ms"].maximum or 60_000)
     if iterations is None and budget is None:
-        budget = OPTIONS["budget_ms"].default
+        budget = DEFAULT_BUDGET_MS.get(engine.kind, OPTIONS["budget_ms"].default)
     return Search(engine, None if iterations is not None else budget, iterations).choose
 
 
 register(Bot("search", "information-set Monte Carlo: rollouts to the end of the deal on sampled hidden cards, "
-                       "with the heuristic bot playing the rollouts", make, None, OPTIONS))
+                       "with the heuristic bot playing the rollouts", make, None, OPTIONS,
+             {"budget_ms": DEFAULT_BUDGET_MS}))

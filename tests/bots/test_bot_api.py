@@ -24,7 +24,8 @@ def test_the_bot_list_names_each_bot_its_games_and_its_options(ann):
     search = listed["search"]
     assert set(search["kinds"]) == {"spite-and-malice", "diavoletto", "muscio", "tarocchi-mineo", "machiavelli"}
     assert search["options"]["budget_ms"] == {"type": "int", "default": 200, "nullable": False, "minimum": 1,
-                                              "maximum": 60_000, "help": "thinking time per move, in milliseconds"}
+                                              "maximum": 60_000, "help": "thinking time per move, in milliseconds",
+                                              "default_by_kind": {"machiavelli": 1000, "tarocchi-mineo": 300}}
     assert listed["random"]["options"] == {} and listed["random"]["description"]
 
 
@@ -86,3 +87,13 @@ def test_no_bot_thinks_inside_the_request_the_task_does(ann, django_capture_on_c
     assert summary["version"] > game["version"]
     events = ann.get(f"{GAMES}{game['id']}/events/", after=game["version"]).json()
     assert events and events[0]["actor"] == seat
+
+
+@pytest.mark.parametrize(("kind", "options", "seconds"), [
+    ("spite-and-malice", {}, 0.2), ("machiavelli", {}, 1.0), ("tarocchi-mineo", {}, 0.3),
+    ("machiavelli", {"budget_ms": 150}, 0.15)])
+def test_the_search_budget_defaults_per_game_and_yields_to_the_seat_option(kind, options, seconds):
+    from bots.policies import make_policy
+    from games.engine import registry
+
+    assert make_policy("search", registry.get(kind), options).__self__.budget == pytest.approx(seconds)
