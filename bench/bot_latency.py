@@ -9,8 +9,12 @@ It migrates the database, serves the API with uvicorn and starts a worker (both 
 each wraps `games.broadcast.publish`, which on_commit calls right after every commit, to log when each game
 version committed), then plays Spite and Malice games over HTTP, a human at random against a random bot.
 A reply's latency is the commit of the bot's first action after a human move handed it the turn minus that
-move's commit (same machine, same clock). Also shown: the same from the events' `recorded_at` (insert
-times, read back through the API). The baseline is Celery's built-in no-op task (`celery.accumulate`) sent
+move's commit (same machine, same clock), in two ways: "commit" is when the game's wake-up is published (the
+moment a stream hears of it, among the commit hooks), "COMMIT" when the hooks start, right after the
+database's COMMIT. Also shown: the same from the events' `recorded_at` (insert times, read back through the
+API), and the steps of a reply (`trace_phases`: the task's sending and receipt, each SQL statement, the
+commit), each as the p50 of its time since the human's COMMIT, of the gap before it, of its duration. The
+baseline is Celery's built-in no-op task (`celery.accumulate`) sent
 to the same worker with its result through Redis, one right after each reply: publish, deliver, run, ack,
 return — the floor any task-based bot pays. Target: reply p50 / no-op p50 <= 3.
 """
@@ -41,16 +45,150 @@ def run_server(port: int, commit_log: str) -> None:
     import uvicorn
 
     log_commits(commit_log)
+    trace_phases(commit_log + ".phases")
     uvicorn.run("config.asgi:application", port=port, log_level="warning")
 
 
 def run_worker(commit_log: str, pool: str, concurrency: int) -> None:
     log_commits(commit_log)
+    trace_phases(commit_log + ".phases")
     from config.celery import app
 
     app.conf.result_backend = os.environ["CELERY_BROKER_URL"]  # for the no-op's answer only
     app.worker_main(["worker", "-P", pool, "-c", str(concurrency), "--without-gossip", "--without-mingle",
                      "--without-heartbeat", "-l", "WARNING"])
+
+
+def trace_phases(trace_log: str) -> None:
+    """Append "<game> <version> <label> <time> <ms>" to `trace_log` at each step of a bot reply: in the web
+    process the commit of the human's move (the start of its on-commit hooks) and each hook (bot task sent,
+    wake-ups published); in the worker the task's receipt, start, every SQL statement (with its duration),
+    the bot's choice, the engine, the notifications, the commit and its hooks. A step is keyed by the bot
+    turn it serves: (game, version) of the human's head, i.e. the task's arguments."""
+    import threading
+
+    from celery import signals
+    from django.db import connections
+    from django.db.backends.base.base import BaseDatabaseWrapper
+
+    from games import broadcast
+
+    class Local(threading.local):
+        key: tuple | None = None  # the bot turn a worker's task plays
+        head: tuple | None = None  # the head whose commit hooks run (the web process keys by it)
+        committed: float | None = None
+        hooks: tuple = ()
+        sql = 0
+
+    out, local = open(trace_log, "a", buffering=1), Local()  # noqa: SIM115 - lives with the process
+
+    def mark(label: str, at: float | None = None, ms: float = 0.0, key: tuple | None = None) -> None:
+        key = key or local.key
+        if key is not None:
+            out.write(f"{key[0]} {key[1]} {label.replace(' ', '_')} {at or time.time()} {ms:.3f}\n")
+
+    def task_key(name: str, args) -> tuple | None:
+        return (args[0], args[1]) if name == "bots.tasks.play_bot_turn" and args and len(args) >= 2 else None
+
+    def hook(label: str) -> None:
+        if local.committed is not None:
+            local.hooks = (*local.hooks, (label, time.time()))
+
+    run_hooks = BaseDatabaseWrapper.run_and_clear_commit_hooks
+
+    def timed_hooks(self) -> None:  # runs right after COMMIT: every on-commit hook comes after it
+        local.committed, local.hooks, local.head = time.time(), (), None
+        try:
+            run_hooks(self)
+        finally:
+            key = local.key or local.head
+            if key is not None:
+                mark("commit", local.committed, key=key)
+                for label, at in local.hooks:
+                    mark(label, at, key=key)
+            local.committed, local.hooks = None, ()
+
+    BaseDatabaseWrapper.run_and_clear_commit_hooks = timed_hooks
+    commit = BaseDatabaseWrapper.commit
+
+    def timed_commit(self) -> None:
+        started = time.time()
+        commit(self)
+        mark("COMMIT statement", started, (time.time() - started) * 1000)
+
+    BaseDatabaseWrapper.commit = timed_commit
+    publish = broadcast.publish
+
+    def timed_publish(channel: str, value: int) -> None:
+        publish(channel, value)
+        hook(f"published {channel.split(':')[0]}")
+        if channel.startswith("game:") and local.committed is not None and local.head is None:
+            local.head = (channel[5:], value)
+
+    broadcast.publish = timed_publish
+
+    @signals.after_task_publish.connect(weak=False)
+    def _sent(sender=None, **_) -> None:
+        hook(f"sent {sender.rsplit('.', 1)[-1]}")
+
+    @signals.task_received.connect(weak=False)
+    def _received(request=None, **_) -> None:
+        mark("received", key=task_key(request.name, request.args))
+
+    @signals.task_prerun.connect(weak=False)
+    def _prerun(task=None, args=None, **_) -> None:
+        local.key, local.sql = task_key(task.name, args), 0
+        mark("task start")
+
+    @signals.task_postrun.connect(weak=False)
+    def _postrun(**_) -> None:
+        mark("task end")
+        local.key = None
+
+    def sql(execute, statement, params, many, context):
+        started = time.time()
+        try:
+            return execute(statement, params, many, context)
+        finally:
+            if getattr(local, "key", None) is not None:
+                local.sql += 1
+                words = statement.replace('"', "").split()
+                after = zip(words, words[1:], strict=False)
+                table = next((word for prev, word in after if prev.upper() in ("FROM", "INTO", "UPDATE")), "")
+                mark(f"sql{local.sql} {words[0]} {table}", started, (time.time() - started) * 1000)
+
+    from django.db.backends.signals import connection_created
+
+    def _wrap_sql(connection=None, **_) -> None:
+        if sql not in connection.execute_wrappers:
+            connection.execute_wrappers.append(sql)
+
+    connection_created.connect(_wrap_sql, weak=False)
+    for connection in connections.all(initialized_only=True):
+        _wrap_sql(connection)
+
+    def wrap(module, name: str, label: str) -> None:
+        original = getattr(module, name, None)
+        if original is None:
+            return
+
+        def timed(*args, **kwargs):
+            started = time.time()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                mark(label, started, (time.time() - started) * 1000)
+
+        setattr(module, name, timed)
+
+    from bots import policies
+    from games import notifications, selectors, services
+
+    wrap(policies, "choose", "bot choice")
+    wrap(services, "apply_action", "engine apply")
+    wrap(notifications, "notify_each", "notifications")
+    wrap(services, "_after_append", "after append")
+    wrap(selectors, "game_position_at", "position")
 
 
 @contextlib.contextmanager
@@ -155,6 +293,62 @@ def commit_latencies(pairs: list[tuple[str, int, int]], web_log: Path, worker_lo
     return latencies
 
 
+def _phases(logs: list[Path]) -> dict[tuple[str, int], list[tuple[float, str, float]]]:
+    """(game, version) -> [(time, label, ms)] from the trace logs of every process, in time order."""
+    steps: dict[tuple[str, int], list[tuple[float, str, float]]] = {}
+    for log in logs:
+        if log.exists():
+            for line in log.read_text().splitlines():
+                game_id, version, label, at, ms = line.split()
+                steps.setdefault((game_id, int(version)), []).append((float(at), label, float(ms)))
+    return {key: sorted(rows) for key, rows in steps.items()}
+
+
+def phase_breakdown(pairs: list[tuple[str, int, int]], web_log: Path, worker_log: Path) -> list[float]:
+    """Print each step of a reply: the p50 of its start since the human's COMMIT, of the gap since the
+    previous step ended (Python, scheduling) and of its own duration (SQL statements, wrapped calls); then
+    where the task's time went. Returns the COMMIT-to-COMMIT latencies."""
+    steps = _phases([Path(f"{web_log}.phases"), Path(f"{worker_log}.phases")])
+    offsets: dict[str, list[float]] = {}
+    gaps: dict[str, list[float]] = {}
+    durations: dict[str, list[float]] = {}
+    committed: list[float] = []
+    split: dict[str, list[float]] = {"task": [], "SQL statements": [], "COMMIT": [], "other": [], "count": []}
+    for game, human, _ in pairs:
+        rows = steps.get((game, human), [])
+        base = next((at for at, label, _ in rows if label == "commit"), None)
+        if base is None:
+            continue
+        seen: dict[str, int] = {}
+        ends: list[float] = []
+        for at, label, ms in rows:
+            seen[label] = seen.get(label, 0) + 1
+            name = label if seen[label] == 1 else f"{label}#{seen[label]}"
+            offsets.setdefault(name, []).append((at - base) * 1000)
+            gaps.setdefault(name, []).append((at - max([end for end in ends if end <= at], default=at)) * 1000)
+            durations.setdefault(name, []).append(ms)
+            ends.append(at + ms / 1000)
+        if seen.get("commit", 0) >= 2 and "task_start" in seen:
+            committed.append(offsets["commit#2"][-1])
+            task = offsets["commit#2"][-1] - offsets["task_start"][-1]
+            sql = [ms for _, label, ms in rows if label.startswith("sql")]
+            commit = next((ms for _, label, ms in rows if label == "COMMIT_statement"), 0.0)
+            for key, value in (("task", task), ("SQL statements", sum(sql)), ("COMMIT", commit),
+                               ("other", task - sum(sql) - commit), ("count", len(sql))):
+                split[key].append(value)
+    print(f"\nsteps of a reply ({len(committed)} traced), p50 in ms: start since the human's COMMIT, gap since "
+          "the previous step, own duration")
+    for name in sorted(offsets, key=lambda n: percentile(offsets[n], 50)):
+        if len(offsets[name]) * 2 < len(committed):
+            continue  # a step most replies do not take
+        print(f"  {name.replace('_', ' '):36} {len(offsets[name]):>5} {percentile(offsets[name], 50):>8.2f}"
+              f" {percentile(gaps[name], 50):>7.2f} {percentile(durations[name], 50):>7.2f}")
+    if committed:
+        print("  the task, from its start to its COMMIT (p50 ms): " + ", ".join(
+            f"{key} {percentile(values, 50):.{0 if key == 'count' else 2}f}" for key, values in split.items()))
+    return committed
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--replies", type=int, default=300)
@@ -187,10 +381,11 @@ def main() -> None:
         pairs, recorded, noops = play(base, args.replies, app)
         time.sleep(0.5)  # let the last commit lines reach the logs
         committed = commit_latencies(pairs, web_log, worker_log)
+        exact = phase_breakdown(pairs, web_log, worker_log)
     rows = [("no-op task round trip", noops), ("human commit -> bot commit", committed),
-            ("human insert -> bot insert", recorded)]
+            ("human COMMIT -> bot COMMIT", exact), ("human insert -> bot insert", recorded)]
     floor50, floor99 = percentile(noops, 50), percentile(noops, 99)
-    print(f"PostgreSQL, Redis, uvicorn, worker -P {args.pool} -c {args.concurrency}; random bot, Spite and Malice")
+    print(f"\nPostgreSQL, Redis, uvicorn, worker -P {args.pool} -c {args.concurrency}; random bot, Spite and Malice")
     print(f"{'what':28} {'n':>5} {'p50 ms':>8} {'p99 ms':>8} {'p50 / no-op p50':>16} {'p99 / no-op p99':>16}")
     for name, values in rows:
         p50, p99 = percentile(values, 50), percentile(values, 99)

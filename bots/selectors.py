@@ -1,13 +1,45 @@
-"""Reads for the bot machinery: which bot turns look lost."""
+"""Reads for the bot machinery: what a bot turn needs, which bot turns look lost."""
 
 from __future__ import annotations
 
+import copy
+from collections import OrderedDict
 from datetime import datetime, timedelta
 
 from django.db.models import Exists, OuterRef, Subquery
 from django.utils import timezone
 
+from games import selectors
+from games.engine.runner import Position
 from games.models import Event, Game, Seat
+
+_KEPT = 512
+#: game id -> its row and seats, as this worker last read them: an unclocked game's seats never change and
+#: its row changes only in the head fields (version, status, to_act, result), which the log gives.
+_kept: OrderedDict[str, tuple[Game, list[Seat]]] = OrderedDict()
+
+
+def bot_turn(*, game_id: str, version: int) -> tuple[Game, list[Seat], Position] | None:
+    """The game, its seats and its position for the bot turn at `version`; None if that is no longer the
+    head of an active game. A worker that played the game's last bot move needs one read (the events since
+    that move, see `games.selectors.game_position_at_head`), else two or three (seats with the game, then the
+    position). The head update of the move stays the check that nobody moved meanwhile."""
+    kept = _kept.get(game_id)
+    if kept is not None:
+        game, seats = copy.copy(kept[0]), list(kept[1])  # the head fields are the caller's to change
+        position = selectors.game_position_at_head(game=game, version=version)
+        if position is not None:
+            _kept.move_to_end(game_id)
+            return (game, seats, position) if game.status == Game.Status.ACTIVE and game.version == version else None
+    seats = list(Seat.objects.select_related("game").filter(game_id=game_id).order_by("index"))
+    game = seats[0].game if seats else None
+    if game is None or game.status != Game.Status.ACTIVE or game.version != version:
+        return None
+    if not game.turn_seconds:  # a clocked game's seats carry deadlines that move with every head
+        _kept[game_id] = (copy.copy(game), seats)
+        while len(_kept) > _KEPT:
+            _kept.popitem(last=False)
+    return game, seats, selectors.game_position(game=game)
 
 
 def bot_turns_stalled(*, older_than: float, now: datetime | None = None, limit: int = 1000) -> list[tuple[str, int]]:

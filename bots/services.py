@@ -6,21 +6,19 @@ import logging
 import random
 
 from bots import policies
-from bots.selectors import bot_turns_stalled
+from bots.selectors import bot_turn, bot_turns_stalled
 from games import selectors, services
 from games.exceptions import ApplicationError
-from games.models import Game, Seat
 
 log = logging.getLogger(__name__)
 
 
 def bot_play_turn(*, game_id: str, version: int) -> bool:
     """Play one move for a bot to act at `version`. Idempotent: does nothing if the game moved on."""
-    seats = list(Seat.objects.select_related("game").filter(game_id=game_id).order_by("index"))  # one query
-    game = seats[0].game if seats else None
-    if game is None or game.status != Game.Status.ACTIVE or game.version != version:
+    turn = bot_turn(game_id=game_id, version=version)
+    if turn is None:
         return False
-    position = selectors.game_position(game=game)
+    game, seats, position = turn
     engine = selectors.engine_for(game)
     bots = {seat.index: seat for seat in seats if seat.bot}
     acting = sorted(seat for seat in engine.to_act(position.state) if seat in bots)

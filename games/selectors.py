@@ -89,6 +89,36 @@ def game_position(*, game: Game) -> Position:
     return game_position_at(game=game, version=game.version)
 
 
+def game_position_at_head(*, game: Game, version: int) -> Position | None:
+    """The position at `version` from a cached position at or shortly before it and one read of the events
+    after that, which also shows whether `version` is still the head: for a writer that kept `game`'s rows
+    (`bots.selectors.bot_turn`), that read replaces reading the game. It sets `game.version`, `status` and
+    `to_act` as the log says (a later version when the game moved on). None when no cached position is near
+    or the log is behind it: read the game instead."""
+    game_id = str(game.id)
+    start = _positions.get((game_id, version)) or _cached_start(game_id, version)
+    if start is None:
+        return None
+    rows = list(
+        Event.objects.filter(game=game, seq__gt=start.version)
+        .order_by("seq")
+        .values_list("seq", "type", "data", "public", "visible_to", "actor")[: version - start.version + 1]
+    )
+    head = rows[-1][0] if rows else start.version
+    if head < version:
+        return None
+    engine = engine_for(game)
+    position = start if start.version == version else fold(
+        engine, [_to_engine_event(*row[1:]) for row in rows if row[0] <= version], start)
+    _remember((game_id, version), position)
+    closed = head == version and bool(rows) and rows[-1][1] == "game.finished"
+    finished = closed or engine.result(position.state) is not None
+    game.version, game.result = head, None
+    game.status = Game.Status.FINISHED if finished else Game.Status.ACTIVE
+    game.to_act = [] if finished else sorted(engine.to_act(position.state))
+    return position
+
+
 def remember_position(*, game: Game, position: Position) -> None:
     """Let the writer hand its freshly computed position to the cache (it equals the fold)."""
     _remember((str(game.id), position.version), position)

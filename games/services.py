@@ -1,5 +1,6 @@
-"""Writes: the only code that appends events. Each write is one transaction that checks, decides, appends
-and moves the head with an optimistic check, then queues a bot turn after commit."""
+"""Writes: the only code that appends events. Each write is one transaction that checks, decides, moves the
+head with an optimistic check (conditional on the version it read) and appends, then queues a bot turn
+after commit."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
@@ -194,11 +195,12 @@ def game_apply_action(*, game_id: Any, player: Player, action: Any, expected_ver
 def game_apply_seat_action(*, game: Game, seat: int, action: Any, expected_version: int,
                            seats: list[Seat] | None = None) -> list[EngineEvent]:
     """Play for a seat without a player check (bots, clocks). Raises Conflict if the game moved on.
-    `seats`, read at `expected_version` (seats change only with the version), saves reading them again."""
+
+    `game` as the caller read it at `expected_version`, and `seats` (which change only with the version),
+    are not read again: the head update, conditional on that version, refuses a game that moved on since."""
+    if game.status != Game.Status.ACTIVE or game.version != expected_version:
+        raise Conflict("stale_version", "the game moved on", version=game.version)
     with transaction.atomic():
-        game.refresh_from_db()
-        if game.status != Game.Status.ACTIVE or game.version != expected_version:
-            raise Conflict("stale_version", "the game moved on", version=game.version)
         return _play(game, selectors.game_position(game=game), seat, action, seats or selectors.seats_of(game=game))
 
 
@@ -240,26 +242,25 @@ def _append(game: Game, before: Position, events: list[EngineEvent], after: Posi
         events.append(EngineEvent("game.finished", {"result": result, "seed": game.seed, "decks": game.decks},
                                   **sealed))
         after = Position(after.state, after.version + 1, after.shuffles)
+    to_act = sorted(engine.to_act(after.state)) if result is None else []
+    status = Game.Status.ACTIVE if result is None else Game.Status.FINISHED
+    previous_to_act = list(game.to_act)
     rows = [
         Event(game=game, seq=before.version + offset, type=e.type, actor=e.actor, data=e.data, public=e.public,
               visible_to=sorted(e.visible_to) if e.visible_to is not None else None)
         for offset, e in enumerate(events, start=1)
     ]
     try:
-        with transaction.atomic():
-            Event.objects.bulk_create(rows)
-    except IntegrityError:
-        raise Conflict("version_conflict", "another move was recorded first; reload and retry",
-                       version=Game.objects.filter(pk=game.pk).values_list("version", flat=True).first()) from None
-    to_act = sorted(engine.to_act(after.state)) if result is None else []
-    status = Game.Status.ACTIVE if result is None else Game.Status.FINISHED
-    previous_to_act = list(game.to_act)
-    moved = Game.objects.filter(pk=game.pk, version=before.version).update(
-        version=after.version, status=status, to_act=to_act, result=result)
+        moved = _move_head_and_insert(game, before.version, rows, version=after.version, status=status,
+                                      to_act=to_act, result=result)
+    except IntegrityError:  # events past the head: cannot happen while every append goes through here
+        raise Conflict("version_conflict", "another move was recorded first; reload and retry") from None
     if not moved:
-        raise Conflict("version_conflict", "another move was recorded first; reload and retry")
+        raise Conflict("version_conflict", "another move was recorded first; reload and retry",
+                       version=Game.objects.filter(pk=game.pk).values_list("version", flat=True).first())
     game.version, game.status, game.to_act, game.result = after.version, status, to_act, result
-    selectors.remember_position(game=game, position=after)
+    # Cached once committed: a position that was rolled back must not pass later for another move's.
+    transaction.on_commit(partial(selectors.remember_position, game=game, position=after), robust=True)
     if settings.SNAPSHOT_EVERY and after.version // settings.SNAPSHOT_EVERY > before.version // settings.SNAPSHOT_EVERY:
         Snapshot.objects.create(game=game, version=after.version, state_version=engine.state_version,
                                 payload=pickle.dumps(after))
@@ -268,18 +269,66 @@ def _append(game: Game, before: Position, events: list[EngineEvent], after: Posi
     _after_append(game, result, to_act, seats, previous_to_act=previous_to_act, started=before.version == 0)
 
 
+_MOVE_HEAD_AND_INSERT = """
+    WITH head AS (
+        UPDATE {game} SET version = %s, status = %s, to_act = %s::jsonb, result = %s::jsonb
+        WHERE id = %s AND version = %s AND status = %s
+        RETURNING id),
+    appended AS (
+        INSERT INTO {event} (game_id, seq, type, actor, data, public, visible_to, schema_version, recorded_at)
+        SELECT head.id, v.seq, v.type, v.actor, v.data::jsonb, v.public::jsonb, v.visible_to::jsonb, %s, %s
+        FROM head CROSS JOIN (VALUES {values}) AS v (seq, type, actor, data, public, visible_to)
+        ORDER BY v.seq
+        RETURNING seq)
+    SELECT (SELECT count(*) FROM head), (SELECT count(*) FROM appended)"""
+
+
+def _move_head_and_insert(game: Game, expected: int, rows: list[Event], **head: Any) -> bool:
+    """Move the head of the active `game` from version `expected` to `head` and insert `rows`; False (nothing
+    written) if it is no longer there. The head moves first: its row lock keeps any other writer of the game
+    waiting until we commit (it then finds the version moved), so the insert cannot clash and needs no
+    savepoint. On PostgreSQL both are one statement, else two."""
+    if connection.vendor == "postgresql" and rows:
+        return _move_head_and_insert_postgres(game, expected, rows, **head)
+    moved = Game.objects.filter(pk=game.pk, version=expected, status=Game.Status.ACTIVE).update(**head)
+    if moved:
+        Event.objects.bulk_create(rows)
+    return bool(moved)
+
+
+def _move_head_and_insert_postgres(game: Game, expected: int, rows: list[Event], **head: Any) -> bool:
+    """`_move_head_and_insert` as one statement: the insert takes its game id from the update's RETURNING, so
+    nothing is inserted when the head was not there. Values are encoded as the ORM encodes them."""
+
+    def jsonb(value: Any) -> str | None:
+        return None if value is None else json.dumps(value)
+
+    recorded_at = timezone.now()
+    params: list[Any] = [head["version"], head["status"], json.dumps(head["to_act"]), jsonb(head["result"]), game.pk,
+                         expected, Game.Status.ACTIVE, Event._meta.get_field("schema_version").default, recorded_at]
+    for row in rows:
+        params += [row.seq, row.type, row.actor, json.dumps(row.data), jsonb(row.public), jsonb(row.visible_to)]
+    values = ", ".join(["(%s::integer, %s::varchar, %s::smallint, %s::text, %s::text, %s::text)"] * len(rows))
+    sql = _MOVE_HEAD_AND_INSERT.format(game=Game._meta.db_table, event=Event._meta.db_table, values=values)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        moved, _ = cursor.fetchone()
+    return bool(moved)
+
+
 def _after_append(game: Game, result: dict | None, to_act: list[int], seats: list[Seat], *,
                   previous_to_act: list[int] | None = None, started: bool = False) -> None:
-    """What a new head sets in motion once it commits: the next bot turn, the players' notifications,
-    the turn clock, and the wake-up of the game's live streams."""
+    """What a new head sets in motion once it commits, in the order the hooks run: the next bot turn (first:
+    it is on the critical path of a bot's reply), the wake-up of the game's live streams, the players'
+    notifications, the rating and tournament tasks, the turn clock."""
     if result is None and any(seat.bot and seat.index in to_act for seat in seats):
         _queue_bot_turn(game)
+    transaction.on_commit(partial(broadcast.publish, broadcast.game_channel(game.id), game.version), robust=True)
+    _notify_seats(game, result, to_act, seats, previous_to_act or [], started)
     if result is not None:
         _queue_game_finished(game)
-    _notify_seats(game, result, to_act, seats, previous_to_act or [], started)
     if result is None and game.turn_seconds:
         _queue_turn_expiry(game, seats)
-    transaction.on_commit(partial(broadcast.publish, broadcast.game_channel(game.id), game.version), robust=True)
 
 
 def _queue_game_finished(game: Game) -> None:
