@@ -19,15 +19,18 @@ _KEPT = 512
 _kept: OrderedDict[str, tuple[Game, list[Seat]]] = OrderedDict()
 
 
-def bot_turn(*, game_id: str, version: int) -> tuple[Game, list[Seat], Position] | None:
+def bot_turn(*, game_id: str, version: int, tail: list[list] | None = None
+             ) -> tuple[Game, list[Seat], Position] | None:
     """The game, its seats and its position for the bot turn at `version`; None if that is no longer the
-    head of an active game. A worker that played the game's last bot move needs one read (the events since
-    that move, see `games.selectors.game_position_at_head`), else two or three (seats with the game, then the
-    position). The head update of the move stays the check that nobody moved meanwhile."""
+    head of an active game. A worker that played the game's last bot move needs no read when the task
+    carries `tail` (the rows of the move that handed it the turn, `games.selectors.game_position_from_tail`),
+    else one (the events since its move, `game_position_at_head`); a cold worker two or three (seats with
+    the game, then the position). The head update of the move stays the check that nobody moved meanwhile."""
     kept = _kept.get(game_id)
     if kept is not None:
         game, seats = copy.copy(kept[0]), list(kept[1])  # the head fields are the caller's to change
-        position = selectors.game_position_at_head(game=game, version=version)
+        position = (tail and selectors.game_position_from_tail(game=game, version=version, tail=tail)
+                    or selectors.game_position_at_head(game=game, version=version))
         if position is not None:
             _kept.move_to_end(game_id)
             return (game, seats, position) if game.status == Game.Status.ACTIVE and game.version == version else None

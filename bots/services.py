@@ -13,9 +13,10 @@ from games.exceptions import ApplicationError
 log = logging.getLogger(__name__)
 
 
-def bot_play_turn(*, game_id: str, version: int) -> bool:
-    """Play one move for a bot to act at `version`. Idempotent: does nothing if the game moved on."""
-    turn = bot_turn(game_id=game_id, version=version)
+def bot_play_turn(*, game_id: str, version: int, tail: list[list] | None = None) -> bool:
+    """Play one move for a bot to act at `version`. Idempotent: does nothing if the game moved on.
+    `tail`: the rows of the move that made `version` the head, if the queuing write handed them over."""
+    turn = bot_turn(game_id=game_id, version=version, tail=tail)
     if turn is None:
         return False
     game, seats, position = turn

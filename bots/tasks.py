@@ -6,10 +6,11 @@ from config.celery import RELIABLE_TASK
 
 
 @shared_task(**RELIABLE_TASK)
-def play_bot_turn(game_id: str, version: int) -> bool:
+def play_bot_turn(game_id: str, version: int, tail: list | None = None) -> bool:
+    """`tail` (optional: the sweep sends none) saves a warm worker reading back the move it answers."""
     from bots.services import bot_play_turn
 
-    return bot_play_turn(game_id=game_id, version=version)
+    return bot_play_turn(game_id=game_id, version=version, tail=tail)
 
 
 @shared_task

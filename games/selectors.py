@@ -33,6 +33,12 @@ def _to_engine_event(type_: str, data: Any, public: Any, visible_to: Any, actor:
     return EngineEvent(type_, data, public, frozenset(visible_to) if visible_to is not None else None, actor)
 
 
+def event_row(event: Event) -> list:
+    """A stored event as the JSON row `game_position_from_tail` folds: [seq, type, data, public, visible_to,
+    actor] (the columns `game_position_at_head` reads)."""
+    return [event.seq, event.type, event.data, event.public, event.visible_to, event.actor]
+
+
 def _events_between(game: Game, after: int, upto: int) -> list[EngineEvent]:
     rows = (
         Event.objects.filter(game=game, seq__gt=after, seq__lte=upto)
@@ -114,6 +120,27 @@ def game_position_at_head(*, game: Game, version: int) -> Position | None:
     closed = head == version and bool(rows) and rows[-1][1] == "game.finished"
     finished = closed or engine.result(position.state) is not None
     game.version, game.result = head, None
+    game.status = Game.Status.FINISHED if finished else Game.Status.ACTIVE
+    game.to_act = [] if finished else sorted(engine.to_act(position.state))
+    return position
+
+
+def game_position_from_tail(*, game: Game, version: int, tail: list[list]) -> Position | None:
+    """The position at `version` from the cached position just before `tail`, the rows that the write
+    which made `version` the head appended (handed to the bot task with it, see `event_row`): no read at all.
+    Sets `game`'s head fields as `game_position_at_head` does. The caller's write, conditional on `version`
+    being the head, is what checks that nobody moved since. None when no cached position precedes `tail`."""
+    seqs = [row[0] for row in tail]
+    if not tail or seqs != list(range(seqs[0], version + 1)):
+        return None
+    start = _positions.get((str(game.id), seqs[0] - 1))
+    if start is None:
+        return None
+    engine = engine_for(game)
+    position = fold(engine, [_to_engine_event(*row[1:]) for row in tail], start)
+    _remember((str(game.id), version), position)
+    finished = tail[-1][1] == "game.finished" or engine.result(position.state) is not None
+    game.version, game.result = version, None
     game.status = Game.Status.FINISHED if finished else Game.Status.ACTIVE
     game.to_act = [] if finished else sorted(engine.to_act(position.state))
     return position

@@ -266,7 +266,8 @@ def _append(game: Game, before: Position, events: list[EngineEvent], after: Posi
                                 payload=pickle.dumps(after))
     if game.turn_seconds:
         _set_deadlines(game, seats, previous_to_act, to_act, movers={e.actor for e in events if e.actor is not None})
-    _after_append(game, result, to_act, seats, previous_to_act=previous_to_act, started=before.version == 0)
+    _after_append(game, result, to_act, seats, previous_to_act=previous_to_act, started=before.version == 0,
+                  tail=[selectors.event_row(row) for row in rows])
 
 
 _MOVE_HEAD_AND_INSERT = """
@@ -317,12 +318,14 @@ def _move_head_and_insert_postgres(game: Game, expected: int, rows: list[Event],
 
 
 def _after_append(game: Game, result: dict | None, to_act: list[int], seats: list[Seat], *,
-                  previous_to_act: list[int] | None = None, started: bool = False) -> None:
+                  previous_to_act: list[int] | None = None, started: bool = False,
+                  tail: list[list] | None = None) -> None:
     """What a new head sets in motion once it commits, in the order the hooks run: the next bot turn (first:
-    it is on the critical path of a bot's reply), the wake-up of the game's live streams, the players'
-    notifications, the rating and tournament tasks, the turn clock."""
+    it is on the critical path of a bot's reply; it carries `tail`, the rows just appended, so that a worker
+    holding the position before them need not read them back), the wake-up of the game's live streams, the
+    players' notifications, the rating and tournament tasks, the turn clock."""
     if result is None and any(seat.bot and seat.index in to_act for seat in seats):
-        _queue_bot_turn(game)
+        _queue_bot_turn(game, tail)
     transaction.on_commit(partial(broadcast.publish, broadcast.game_channel(game.id), game.version), robust=True)
     _notify_seats(game, result, to_act, seats, previous_to_act or [], started)
     if result is not None:
@@ -389,10 +392,10 @@ def _queue_turn_expiry(game: Game, seats: list[Seat]) -> None:
         queue_turn_expiry(game_id=str(game.id), version=game.version, eta=min(deadlines))
 
 
-def _queue_bot_turn(game: Game) -> None:
+def _queue_bot_turn(game: Game, tail: list[list] | None = None) -> None:
     from bots.tasks import play_bot_turn
 
-    play_bot_turn.delay_on_commit(str(game.id), game.version)
+    play_bot_turn.delay_on_commit(str(game.id), game.version, tail)
 
 
 # -- idempotency -------------------------------------------------------------------------------------

@@ -103,3 +103,56 @@ def test_a_finished_game_has_no_bot_turn_even_from_a_warm_worker(ann, cold_worke
     finished = Game.objects.get(pk=game["id"])
     assert finished.status == Game.Status.FINISHED
     assert bot_turn(game_id=game["id"], version=finished.version) is None
+
+
+def _human_move_handing_over(ann, game_id: str, monkeypatch) -> tuple[int, list]:
+    """The human moves until the bot is to act; (version, the tail the move's write queued with the bot turn)."""
+    from bots.tasks import play_bot_turn
+
+    queued: list[tuple] = []
+    monkeypatch.setattr(play_bot_turn, "delay_on_commit", lambda *args: queued.append(args))
+    version = _human_hands_the_turn_to_the_bot(ann, game_id)
+    game_id_sent, version_sent, tail = queued[-1]
+    assert (game_id_sent, version_sent) == (game_id, version)
+    return version, tail
+
+
+def test_with_the_move_handed_over_a_warm_worker_reads_nothing(ann, cold_worker, monkeypatch,
+                                                               django_assert_num_queries,
+                                                               django_capture_on_commit_callbacks):
+    game = create_game(ann, [{"player": ann.id}, {"bot": "random"}], seed="b1" * 32)
+    version = _human_hands_the_turn_to_the_bot(ann, game["id"])
+    _bot_moves(game["id"], django_capture_on_commit_callbacks, version)  # warm: the worker played the last move
+    while 1 in Game.objects.values_list("to_act", flat=True).get(pk=game["id"]):
+        _bot_moves(game["id"], django_capture_on_commit_callbacks)
+    version, tail = _human_move_handing_over(ann, game["id"], monkeypatch)
+    stored = [selectors.event_row(e) for e in Event.objects.filter(game_id=game["id"], seq__gt=tail[0][0] - 1)]
+    assert tail == stored and tail[-1][0] == version  # exactly the rows of the human's move, up to the head
+    with django_assert_num_queries(0):
+        turn = bot_turn(game_id=game["id"], version=version, tail=tail)
+    assert turn is not None
+    kept, _, position = turn
+    fresh = Game.objects.get(pk=game["id"])
+    assert (kept.version, kept.status, kept.to_act) == (fresh.version, fresh.status, fresh.to_act)
+    engine = selectors.engine_for(fresh)
+    selectors._positions.clear()
+    selectors._newest.clear()
+    assert _answer(engine, position) == _answer(engine, selectors.game_position(game=fresh))
+
+
+def test_a_handed_over_move_the_game_has_moved_past_is_not_played(ann, cold_worker, monkeypatch,
+                                                                 django_capture_on_commit_callbacks):
+    """The tail is not read back, so it cannot tell that the game moved on: the conditional head update does."""
+    from games.services import game_forfeit
+
+    game = create_game(ann, [{"player": ann.id}, {"bot": "random"}], seed="b2" * 32)
+    version = _human_hands_the_turn_to_the_bot(ann, game["id"])
+    _bot_moves(game["id"], django_capture_on_commit_callbacks, version)
+    while 1 in Game.objects.values_list("to_act", flat=True).get(pk=game["id"]):
+        _bot_moves(game["id"], django_capture_on_commit_callbacks)
+    version, tail = _human_move_handing_over(ann, game["id"], monkeypatch)
+    game_forfeit(game=Game.objects.get(pk=game["id"]), seat=0, expected_version=version)  # moved on meanwhile
+    events = Event.objects.filter(game_id=game["id"]).count()
+    assert bot_play_turn(game_id=game["id"], version=version, tail=tail) is False
+    assert Event.objects.filter(game_id=game["id"]).count() == events
+    assert Game.objects.get(pk=game["id"]).status == Game.Status.FINISHED

@@ -86,7 +86,7 @@ def workers(tmp_path, monkeypatch, broker):
 def _held_turns(broker: redis.Redis) -> list[list]:
     """The (game, version) of each bot turn Redis holds as delivered but not acknowledged."""
     raws = [json.loads(value)[0] for value in broker.hvals("unacked")]
-    return [json.loads(base64.b64decode(raw["body"]))[0] for raw in raws
+    return [json.loads(base64.b64decode(raw["body"]))[0][:2] for raw in raws
             if raw["headers"]["task"] == "bots.tasks.play_bot_turn"]
 
 
