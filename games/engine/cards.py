@@ -19,9 +19,15 @@ FRENCH_VALUE: dict[str, int] = {
 }
 
 
+_FRENCH_PACK: tuple[str, ...] = tuple(rank + suit for suit in SUITS for rank in FRENCH_RANKS)
+
+
 def french_deck(jokers: int = 0) -> list[str]:
-    """One 52-card pack in canonical order (suits S H D C, each A..K), then `jokers` jokers."""
-    return [rank + suit for suit in SUITS for rank in FRENCH_RANKS] + [JOKER] * jokers
+    """One 52-card pack in canonical order (suits S H D C, each A..K), then `jokers` jokers.
+
+    A fresh list of the same card strings every time (engines deal one per game: no need to rebuild them).
+    """
+    return list(_FRENCH_PACK) + [JOKER] * jokers
 
 
 def rank_of(card: str) -> str:

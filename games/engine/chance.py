@@ -24,9 +24,12 @@ shuffle event records which source it took).
 from __future__ import annotations
 
 import hashlib
+import itertools
+import operator
 import secrets
+import struct
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from games.engine.protocol import Event, InvalidOptions
 
@@ -43,39 +46,64 @@ def seed_commitment(seed_hex: str) -> str:
     return hashlib.sha256(bytes.fromhex(seed_hex)).hexdigest()
 
 
+def _blocks(prefix: bytes, first: int, count: int) -> tuple[int, ...]:
+    """The integers of blocks `first` .. `first + count - 1` of a stream, four per SHA-256 block."""
+    digests = b"".join(hashlib.sha256(prefix + counter.to_bytes(8, "big")).digest()
+                       for counter in range(first, first + count))
+    return struct.unpack(f">{4 * count}Q", digests)
+
+
+def _u64s(prefix: bytes) -> Iterator[int]:
+    """The stream's 64-bit integers, in order."""
+    for counter in itertools.count():
+        yield from _blocks(prefix, counter, 1)
+
+
+def _below(words: Iterator[int], n: int) -> int:
+    """`randbelow(n)` of the recipe on the integers `words`."""
+    limit = _TWO_64 - (_TWO_64 % n)
+    u = next(words)
+    while u >= limit:
+        u = next(words)
+    return u % n
+
+
 class Stream:
     """The byte stream of one label, read as 64-bit integers."""
 
-    __slots__ = ("_prefix", "_counter", "_buffer")
+    __slots__ = ("_words",)
 
     def __init__(self, seed: bytes, label: str) -> None:
-        self._prefix = seed + label.encode("utf-8") + b"\x00"
-        self._counter = 0
-        self._buffer: list[int] = []
+        self._words = _u64s(seed + label.encode("utf-8") + b"\x00")
 
     def next_u64(self) -> int:
-        if not self._buffer:
-            block = hashlib.sha256(self._prefix + self._counter.to_bytes(8, "big")).digest()
-            self._counter += 1
-            self._buffer = [int.from_bytes(block[k : k + 8], "big") for k in (24, 16, 8, 0)]
-        return self._buffer.pop()
+        return next(self._words)
 
     def randbelow(self, n: int) -> int:
         if n <= 0:
             raise ValueError("randbelow needs n > 0")
-        limit = _TWO_64 - (_TWO_64 % n)
-        while True:
-            u = self.next_u64()
-            if u < limit:
-                return u % n
+        return _below(self._words, n)
 
 
 def seeded_shuffle(seed: bytes, label: str, cards: Sequence[str]) -> list[str]:
-    """Fisher-Yates over `cards` driven by the stream `label` (see the module docstring)."""
+    """Fisher-Yates over `cards` driven by the stream `label` (see the module docstring).
+
+    Shuffles are most of a deal's cost, so the usual case reads every integer it needs at once: below
+    `2**64 - len(cards)` no integer can be rejected by `randbelow(n)` for any n up to the pack size (the
+    limit is `2**64 - (2**64 mod n)`). Should one be higher (odds about len**2 / 2**64), the shuffle reads
+    the stream one integer at a time instead, with the recipe's rejection.
+    """
     out = list(cards)
-    stream = Stream(seed, label)
-    for i in range(len(out) - 1, 0, -1):
-        j = stream.randbelow(i + 1)
+    size = len(out)
+    prefix = seed + label.encode("utf-8") + b"\x00"
+    words = _blocks(prefix, 0, (size + 2) // 4)  # at least size - 1 integers
+    if not words or max(words) < _TWO_64 - size:
+        for i, j in zip(range(size - 1, 0, -1), map(operator.mod, words, range(size, 1, -1)), strict=False):
+            out[i], out[j] = out[j], out[i]
+        return out
+    stream = _u64s(prefix)
+    for i in range(size - 1, 0, -1):
+        j = _below(stream, i + 1)
         out[i], out[j] = out[j], out[i]
     return out
 

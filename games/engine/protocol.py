@@ -12,11 +12,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from games.engine.fast import fast_init
+
 JSON = dict[str, Any]
 Action = dict[str, Any]
 Result = dict[str, Any]
 
 
+@fast_init  # every engine makes several per step: see games.engine.fast
 @dataclass(frozen=True, slots=True)
 class Event:
     """One fact of a game.

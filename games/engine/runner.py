@@ -12,12 +12,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.engine.chance import Chance
+from games.engine.fast import fast_constructor, fast_init
 from games.engine.protocol import Action, Engine, Event, IllegalAction
 
 #: Events of this prefix belong to the platform (creation, seed reveal), not to the rules.
 PLATFORM_PREFIX = "game."
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Position:
     """A state together with how many events and shuffles produced it."""
@@ -27,20 +29,26 @@ class Position:
     shuffles: int
 
 
+#: `Position(state, version, shuffles)` without the frozen `__init__`: `fold` makes one per action.
+_position = fast_constructor(Position)
+
+
 def fold(engine: Engine, events: Iterable[Event], start: Position | None = None) -> Position:
     """Rebuild the position by folding `events` after `start` (from nothing when None)."""
-    state = start.state if start else None
-    version = start.version if start else 0
-    shuffles = start.shuffles if start else 0
+    if start is None:
+        state, version, shuffles = None, 0, 0
+    else:
+        state, version, shuffles = start.state, start.version, start.shuffles
     evolve = engine.evolve
     for event in events:
         version += 1
-        if event.type.startswith(PLATFORM_PREFIX):
-            continue
-        if event.type == "shuffle":
+        kind = event.type
+        if kind == "shuffle":
             shuffles += 1
+        elif kind.startswith(PLATFORM_PREFIX):
+            continue
         state = evolve(state, event)
-    return Position(state, version, shuffles)
+    return _position(state, version, shuffles)
 
 
 def begin(engine: Engine, seats: int, options: dict, chance: Chance, start: Position | None = None

@@ -1,11 +1,13 @@
 """Trick-taking building blocks shared by Muscio and Tarocchi.
 
-Seats are numbered in the game's direction of play, so `next_seat` is always the next player.
+Seats are numbered in the game's direction of play, so `next_seat` is always the next player. A game
+describes its cards to these helpers with mappings (card -> suit, card -> rank key) rather than
+functions: the legal plays are asked for at every step, and a dict look-up costs a fraction of a call.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, TypeVar
 
 K = TypeVar("K", bound=Hashable)
@@ -32,66 +34,31 @@ def deal_packets(cards: Sequence[str], schedule: Sequence[tuple[K, int]]) -> dic
     return hands
 
 
-def cards_of_suit(hand: Sequence[str], suit: str, suit_of: Callable[[str], str]) -> list[str]:
-    return [card for card in hand if suit_of(card) == suit]
-
-
-def follow_options(hand: Sequence[str], led_suit: str | None, suit_of: Callable[[str], str]) -> list[str]:
-    """Cards that follow the led suit, or the whole hand when none does (or nothing was led)."""
-    if led_suit is None:
-        return list(hand)
-    following = cards_of_suit(hand, led_suit, suit_of)
-    return following or list(hand)
-
-
-def trick_winner(plays: Sequence[tuple[int, Any]], strength: Callable[[Any], Any | None]) -> int:
-    """The seat whose play is strongest; `strength(play)` is a comparable key or None (cannot win).
-
-    Earlier plays win ties, so the first card of the led suit beats a later equal one. If nothing can
-    win, the leader takes the trick.
-    """
-    best_seat, best_key = plays[0][0], None
-    for seat, play in plays:
-        key = strength(play)
-        if key is not None and (best_key is None or key > best_key):
-            best_seat, best_key = seat, key
-    return best_seat
-
-
 def follow_or_trump(hand: Sequence[str], led_suit: str | None, trump_suit: str | None,
-                    suit_of: Callable[[str], str]) -> list[str]:
+                    suit_of: Mapping[str, str]) -> list[str]:
     """Follow the led suit if able; otherwise play a trump if able; otherwise any card.
 
-    The common "answer the suit, else trump" duty (no obligation to beat). With nothing led, or no trump
-    suit, it degrades to `follow_options`.
+    The common "answer the suit, else trump" duty (no obligation to beat). With nothing led, any card;
+    with no trump suit, any card when void of the led suit.
     """
     if led_suit is None:
         return list(hand)
-    following = [card for card in hand if suit_of(card) == led_suit]
+    following = [card for card in hand if suit_of[card] == led_suit]
     if following:
         return following
     if trump_suit is not None:
-        trumps = [card for card in hand if suit_of(card) == trump_suit]
+        trumps = [card for card in hand if suit_of[card] == trump_suit]
         if trumps:
             return trumps
     return list(hand)
 
 
-def highest_of_each_suit(hand: Sequence[str], suit_of: Callable[[str], str],
-                         rank_key: Callable[[str], Any]) -> list[str]:
-    """For every suit present in `hand`, its highest card (by `rank_key`), in order of first appearance."""
+def highest_of_each_suit(hand: Sequence[str], suit_of: Mapping[str, str], rank_of: Mapping[str, Any]) -> list[str]:
+    """For every suit present in `hand`, its highest card (by `rank_of`), in order of first appearance."""
     best: dict[str, str] = {}
     for card in hand:
-        suit = suit_of(card)
+        suit = suit_of[card]
         held = best.get(suit)
-        if held is None or rank_key(card) > rank_key(held):
+        if held is None or rank_of[card] > rank_of[held]:
             best[suit] = card
     return list(best.values())
-
-
-def single_suit(hand: Sequence[str], suit_of: Callable[[str], str]) -> str | None:
-    """The suit of a non-empty hand whose cards are all of one suit (a flush), else None."""
-    if not hand:
-        return None
-    suit = suit_of(hand[0])
-    return suit if all(suit_of(card) == suit for card in hand) else None

@@ -11,12 +11,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.engine.fast import fast_constructor
 from games.engine.protocol import Action, Event, IllegalAction, Rng
 from games.rules.machiavelli.deal import deal_events
 from games.rules.machiavelli.melds import check_submission
 from games.rules.machiavelli.state import State, deal_scores, number
 
 PENALTY_CARDS = 3
+
+#: `Event(type, data, public, visible_to, actor)` without the frozen `__init__`: one or more per action.
+_event = fast_constructor(Event)
+#: The `visible_to` of a seat's private events (and `to_act`'s answers): frozensets are immutable, so
+#: every event may share them.
+ONLY: tuple[frozenset[int], ...] = tuple(frozenset((seat,)) for seat in range(6))
 
 
 def decide(state: State, seat: int, action: Action, rng: Rng) -> list[Event]:
@@ -41,13 +48,8 @@ def decide(state: State, seat: int, action: Action, rng: Rng) -> list[Event]:
 
 
 def _draw_event(seat: int, cards: tuple[str, ...], reason: str) -> Event:
-    return Event(
-        "draw",
-        {"seat": seat, "cards": list(cards), "reason": reason},
-        public={"seat": seat, "count": len(cards), "reason": reason},
-        visible_to=frozenset({seat}),
-        actor=seat,
-    )
+    return _event("draw", {"seat": seat, "cards": list(cards), "reason": reason},
+                  {"seat": seat, "count": len(cards), "reason": reason}, ONLY[seat], seat)
 
 
 def _pass_events(state: State, seat: int, reason: str, rng: Rng) -> list[Event]:
@@ -70,7 +72,8 @@ def _meld_events(state: State, seat: int, submission: Any, rng: Rng) -> list[Eve
         if drawn:
             return [failed, _draw_event(seat, drawn, "penalty")]
         return [failed, *_pass_events(state, seat, "failed_operation", rng)]
-    events = [Event("meld", {"seat": seat, "table": list(map(list, table)), "added": list(added)}, actor=seat)]
+    data = {"seat": seat, "table": [[*group] for group in table], "added": list(added)}
+    events = [_event("meld", data, None, None, seat)]
     if len(added) == len(hand):
         cards_left = tuple(0 if other == seat else len(h) for other, h in enumerate(state.hands))
         events.extend(_deal_end_events(state, seat, cards_left, rng))

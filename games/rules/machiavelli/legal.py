@@ -43,11 +43,20 @@ class _Info(NamedTuple):
     splits: int  # mask of the cards that split it in two runs
     spares: int  # mask of the cards it can give up and stay valid (or leave two valid runs)
     suits: int  # a set's 4-bit suit mask
+    wanted: int  # (accepts | splits) | spares << 52: what makes it worth a look, tested in one operation
 
 
-_INFO: dict[Group, _Info | None] = {}
+#: What a group that is no meld offers: nothing (only a caller's mistake puts one on a table).
+_NOTHING = _Info(False, 0, 0, 0, 0, 0, 0, 0, 0)
+
+
+_INFO: dict[Group, _Info] = {}
 _CACHE_LIMIT = 50_000
 
+#: _CARD[suit][rank]: the bit of the card of `suit` and `rank` (1..14, 14 = high Ace; 0 and 15: no card).
+_CARD: tuple[tuple[int, ...], ...] = tuple(
+    (0, *(1 << code_of(suit, rank) for rank in range(1, 15)), 0) for suit in range(4)
+)
 #: _SPAN[suit][low][high]: mask of the cards of `suit` with ranks low..high (1..14; 0 when low > high).
 _SPAN: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
     tuple(tuple(sum(1 << code_of(suit, r) for r in range(max(low, 1), high + 1)) for high in range(15))
@@ -56,10 +65,10 @@ _SPAN: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 )
 
 
-def _make_info(group: Group) -> _Info | None:
+def _make_info(group: Group) -> _Info:
     codes = normalise_codes([CODE[c] for c in group])
     if codes is None:
-        return None
+        return _NOTHING
     size = len(codes)
     if codes[0] % 13 == codes[1] % 13:
         rank = codes[0] % 13
@@ -68,7 +77,9 @@ def _make_info(group: Group) -> _Info | None:
             suits |= 1 << code // 13
         cards = (1 << rank) * 0x8004002001  # the four cards of this rank: bits rank + 13·suit
         held = sum(1 << code for code in codes)
-        return _Info(True, rank + 1, 0, 0, cards & ~held if size == 3 else 0, 0, held if size == 4 else 0, suits)
+        accepts = cards & ~held if size == 3 else 0
+        spares = held if size == 4 else 0
+        return _Info(True, rank + 1, 0, 0, accepts, 0, spares, suits, accepts | spares << 52)
     suit, low = codes[0] // 13, codes[0] % 13 + 1
     high = low + size - 1
     accepts = (1 << code_of(suit, low - 1) if low > 1 else 0) | (1 << code_of(suit, high + 1) if high < 14 else 0)
@@ -76,10 +87,11 @@ def _make_info(group: Group) -> _Info | None:
     spares = 0
     if size >= 4:
         spares = 1 << codes[0] | 1 << codes[-1] | (span[low + 3][high - 3] if high - low >= 6 else 0)
-    return _Info(False, suit, low, high, accepts, span[low + 2][high - 2] if high - low >= 4 else 0, spares, 0)
+    splits = span[low + 2][high - 2] if high - low >= 4 else 0
+    return _Info(False, suit, low, high, accepts, splits, spares, 0, accepts | splits | spares << 52)
 
 
-def _info(group: Group) -> _Info | None:
+def _info(group: Group) -> _Info:
     try:
         return _INFO[group]
     except KeyError:
@@ -126,26 +138,53 @@ _SETS: tuple[tuple[Group, ...], ...] = tuple(
 )
 
 
-def _lanes(mask: int) -> int:
-    """The held cards as one 16-bit lane per suit, bit r = rank r held (r = 1..14, the Ace at both ends)."""
-    r0, r1, r2, r3 = mask & _ROW, (mask >> 13) & _ROW, (mask >> 26) & _ROW, mask >> 39
-    return ((r0 << 1) | ((r0 & 1) << 14) | (r1 << 17) | ((r1 & 1) << 30)
-            | (r2 << 33) | ((r2 & 1) << 46) | (r3 << 49) | ((r3 & 1) << 62))
+#: Masks of card positions by rank, in every suit at once: the Aces, the 2s, the Queens, the Kings.
+_ACES = sum(1 << 13 * suit for suit in range(4))
+_NOT_ACES = _FULL & ~_ACES
+_NOT_ACES_2S = _FULL & ~(_ACES | _ACES << 1)
+_NOT_KINGS = _FULL & ~(_ACES << 12)
+_NOT_QUEENS_KINGS = _FULL & ~(_ACES << 11 | _ACES << 12)
+_LOW_STARTS = sum(((1 << 11) - 1) << 13 * suit for suit in range(4))  # Ace .. Jack: runs of 3 fit in the suit
 
 
-def _formable(mask: int, lanes: int) -> int:
-    """Mask of the cards that make a set or a 3-card run together with two held cards (bit tricks)."""
+def _formable(mask: int) -> int:
+    """Mask of the cards that make a set or a 3-card run together with two held cards (bit tricks, all
+    four suits at once; shifts that would cross into the next suit are masked off)."""
     # sets: bit X of `other_k` is the held bit of the same rank k suits further on
     other1 = ((mask >> 13) | (mask << 39)) & _FULL
     other2 = ((mask >> 26) | (mask << 26)) & _FULL
     other3 = ((mask >> 39) | (mask << 13)) & _FULL
-    up, down = lanes << 1, lanes >> 1
-    runs = (up & (lanes << 2)) | (up & down) | (down & (lanes >> 2))
-    return ((other1 & other2) | (other1 & other3) | (other2 & other3)
-            | ((runs >> 1) & _ROW) | ((runs >> 14) & 1)
-            | (((runs >> 17) & _ROW) | ((runs >> 30) & 1)) << 13
-            | (((runs >> 33) & _ROW) | ((runs >> 46) & 1)) << 26
-            | (((runs >> 49) & _ROW) | ((runs >> 62) & 1)) << 39)
+    sets = (other1 & other2) | (other3 & (other1 | other2))
+    # runs: the rank below / two below / above / two above is held; the Ace also follows the King
+    aces = mask & _ACES
+    below1 = (mask << 1) & _NOT_ACES
+    below2 = (mask << 2) & _NOT_ACES_2S
+    above1 = ((mask >> 1) & _NOT_KINGS) | aces << 12
+    above2 = ((mask >> 2) & _NOT_QUEENS_KINGS) | aces << 11
+    high_ace = (mask >> 12) & (mask >> 11) & _ACES  # Q K held: the Ace ends Q K A
+    return sets | (below1 & (below2 | above1)) | (above1 & above2) | high_ace
+
+
+def _run_starts(mask: int) -> int:
+    """Mask of the held cards that start three held cards in a row of their suit (Q K A included)."""
+    return (mask & (mask >> 1) & (mask >> 2) & _LOW_STARTS) | (mask & (mask >> 1) & (mask & _ACES) << 11)
+
+
+def _useful(table: Table, mask: int, formable: int) -> list[tuple[int, _Info]]:
+    """(index, info) of the table melds that may matter for this hand, in table order: a meld it can extend
+    or split, or one that can spare a card the hand can use. One pass over the table, one test a group."""
+    wanted = mask | formable << 52
+    useful = []
+    index = -1
+    for group in table:
+        index += 1
+        try:
+            info = _INFO[group]
+        except KeyError:
+            info = _info(group)
+        if info[8] & wanted:
+            useful.append((index, info))
+    return useful
 
 
 def meld_actions(table: Table, hand: tuple[str, ...]) -> list[dict]:
@@ -155,26 +194,15 @@ def meld_actions(table: Table, hand: tuple[str, ...]) -> list[dict]:
         mask |= _BIT[card]
     if not mask:
         return []
-    lanes = _lanes(mask)
-    formable = _formable(mask, lanes)
-    infos = list(map(_info, table))
-    useful = [
-        (index, info) for index, info in enumerate(infos)
-        if info is not None and ((info[4] | info[5]) & mask or info[6] & formable)
-    ]
-    out: list[dict] = []
-    base: list[list[str]] = []
-
-    def emit(skip: int, groups: tuple[Group, ...]) -> None:
-        if not base and table:
-            base.extend(map(list, table))
-        tbl = base[:skip] + base[skip + 1 :] if skip >= 0 else base[:]
-        tbl.extend(map(list, groups))
-        out.append({"type": "meld", "table": tbl})
+    formable = _formable(mask)
+    useful = _useful(table, mask, formable)
+    # the passes note each meld as (index of the table group it replaces or -1, new groups)
+    melds: list[tuple[int, tuple[Group, ...]]] = []
+    add = melds.append
 
     # 1. additions to table melds
     for index, info in useful:
-        is_set, key, low, high, accepts, _, _, _ = info
+        is_set, key, low, high, accepts, _, _, suits, _ = info
         hits = accepts & mask
         if not hits:
             continue
@@ -182,49 +210,50 @@ def meld_actions(table: Table, hand: tuple[str, ...]) -> list[dict]:
             while hits:
                 code = (hits & -hits).bit_length() - 1
                 hits &= hits - 1
-                emit(index, (_SETS[key - 1][info.suits | 1 << code // 13],))
+                add((index, (_SETS[key - 1][suits | 1 << code // 13],)))
         else:
-            if low > 1 and mask >> code_of(key, low - 1) & 1:
-                emit(index, (_RUNS[key][low - 1][high],))
-            if high < 14 and mask >> code_of(key, high + 1) & 1:
-                emit(index, (_RUNS[key][low][high + 1],))
+            if hits & _CARD[key][low - 1]:
+                add((index, (_RUNS[key][low - 1][high],)))
+            if hits & _CARD[key][high + 1]:
+                add((index, (_RUNS[key][low][high + 1],)))
             new_low, new_high = _stretch(key, low, high, mask, hand.count(NAME[key * 13]))
             if new_high - new_low > high - low + 1:
-                emit(index, (_RUNS[key][new_low][new_high],))
-        if len(out) >= CAP_ADDITIONS:
+                add((index, (_RUNS[key][new_low][new_high],)))
+        if len(melds) >= CAP_ADDITIONS:
             break
-    del out[CAP_ADDITIONS:]
+    del melds[CAP_ADDITIONS:]
 
     # 2. new melds from the hand alone
-    cap = len(out) + CAP_NEW
+    cap = len(melds) + CAP_NEW
     a, b, c, d = mask & _ROW, (mask >> 13) & _ROW, (mask >> 26) & _ROW, mask >> 39
-    three = (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d)
-    while three and len(out) < cap:
+    three = (a & b & (c | d)) | (c & d & (a | b))  # ranks held in three suits or more
+    while three and len(melds) < cap:
         rank = (three & -three).bit_length() - 1
         three &= three - 1
-        emit(-1, (_SETS[rank][(a >> rank & 1) | (b >> rank & 1) << 1 | (c >> rank & 1) << 2 | (d >> rank & 1) << 3],))
-    starts = lanes & (lanes >> 1) & (lanes >> 2)  # bit 16·suit + r: ranks r, r+1, r+2 held
-    while starts and len(out) < cap:
+        add((-1, (_SETS[rank][(a >> rank & 1) | (b >> rank & 1) << 1 | (c >> rank & 1) << 2 | (d >> rank & 1) << 3],)))
+    starts = _run_starts(mask)
+    while starts and len(melds) < cap:
         bit = (starts & -starts).bit_length() - 1
-        suit, low = bit >> 4, bit & 15
+        suit, low = divmod(bit, 13)
+        low += 1
         _, high = _stretch(suit, low, low, mask, hand.count(NAME[suit * 13]) - (low == 1))
-        emit(-1, (_RUNS[suit][low][high],))
-        starts &= ~((1 << (16 * suit + high + 1)) - 1)
-    del out[cap:]
+        add((-1, (_RUNS[suit][low][high],)))
+        starts &= ~((1 << (13 * suit + min(high, 13))) - 1)  # the starts inside this run are used up
+    del melds[cap:]
 
     # 3. a hand card splits a long run in two
-    cap = len(out) + CAP_SPLITS
-    for index, (_, suit, low, high, _, splits, _, _) in useful:
+    cap = len(melds) + CAP_SPLITS
+    for index, (_, suit, low, high, _, splits, _, _, _) in useful:
         if splits & mask:
             for rank in range(low + 2, high - 1):
                 if mask >> code_of(suit, rank) & 1:
-                    emit(index, (_RUNS[suit][low][rank], _RUNS[suit][rank][high]))
-            if len(out) >= cap:
+                    add((index, (_RUNS[suit][low][rank], _RUNS[suit][rank][high])))
+            if len(melds) >= cap:
                 break
-    del out[cap:]
+    del melds[cap:]
 
     # 4. a card freed from a table meld joins hand cards in a new meld
-    cap = len(out) + CAP_FREED
+    cap = len(melds) + CAP_FREED
     for index, info in useful:
         usable = info.spares & formable
         while usable:
@@ -232,16 +261,33 @@ def meld_actions(table: Table, hand: tuple[str, ...]) -> list[dict]:
             usable &= usable - 1
             rest = _rest(info, freed)
             for meld in _melds_with(freed, mask, hand):
-                emit(index, (*rest, meld))
-        if len(out) >= cap:
+                add((index, (*rest, meld)))
+        if len(melds) >= cap:
             break
-    del out[cap:]
+    del melds[cap:]
+    return _actions(table, melds)
+
+
+def _actions(table: Table, melds: list[tuple[int, tuple[Group, ...]]]) -> list[dict]:
+    """The action of each meld: the whole new table, the untouched groups first in table order. The actions
+    share the lists of the untouched groups (fresh for each call)."""
+    if not melds:
+        return []
+    base = [[*group] for group in table]
+    out = []
+    for skip, groups in melds:
+        tbl = base.copy()
+        if skip >= 0:
+            del tbl[skip]
+        for group in groups:
+            tbl.append(list(group))
+        out.append({"type": "meld", "table": tbl})
     return out
 
 
 def _rest(info: _Info, freed: int) -> tuple[Group, ...]:
     """What remains of a table meld that gives up the card `freed` (one of its spares)."""
-    is_set, key, low, high, _, _, _, suits = info
+    is_set, key, low, high, _, _, _, suits, _ = info
     if is_set:
         return (_SETS[key - 1][suits & ~(1 << freed // 13)],)
     rank = freed % 13 + 1

@@ -1,9 +1,14 @@
 """The state of a Machiavelli match and the deal settlement (machiavelli.md §7–§9).
 
-One frozen dataclass holds everything: hands and the table are tuples of card ids (hands kept in canonical
+One dataclass holds everything: hands and the table are tuples of card ids (hands kept in canonical
 order, the table as normalised groups), the stock is a tuple with the top card first. Scores are exact
 `Fraction`s because a blocked deal may share a total unevenly; views and results turn them into JSON
 numbers.
+
+A state is a value: nothing ever assigns to a field, `evolve` builds a new one for every event. It is not
+declared `frozen` only because a frozen dataclass's `__init__` sets each field through
+`object.__setattr__`, ten times slower than a plain slots class, and a state is built at every event (the
+engine-speed benchmark). It stays hashable and compares by value, as before.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from typing import Any
 DealRecord = tuple[int | None, bool, tuple[int, ...]]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class State:
     seats: int
     options: tuple[tuple[str, Any], ...]  # the normalised options, as sorted items

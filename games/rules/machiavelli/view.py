@@ -27,40 +27,48 @@ def _deal_json(index: int, record: tuple, unit: int) -> dict[str, Any]:
     }
 
 
-#: Memo of the public summary of a state's finished deals and totals: they change once per deal, and
-#: rebuilding Fractions at every view is the costliest part of a view. Values are immutable item tuples.
-_SUMMARY: dict[tuple, tuple] = {}
+#: Memo of the parts of a view that change at most once per deal: the options, the totals and the finished
+#: deals (rebuilding Fractions at every view is otherwise the costliest part of a view). Keyed by the
+#: identity of `state.history` and `state.options`, which every state of a deal shares (and which no two
+#: games share, so they also fix the seats); an entry holds both objects, so their ids cannot be reused
+#: while it lives, and is checked against them. `_LAST` is the entry of the latest view, tried first.
+_SUMMARY: dict[tuple[int, int], tuple] = {}
+_LAST: list[tuple] = [(None, None, None)]
 _CACHE_LIMIT = 10_000
 
 
-def _summary(state: State) -> tuple:
-    key = (state.history, state.unit, state.seats)  # the totals follow from them
-    try:
-        return _SUMMARY[key]
-    except KeyError:
-        pass
-    deals = tuple(
-        tuple((name, tuple(value.items()) if isinstance(value, dict) else value) for name, value in
-              _deal_json(i, record, state.unit).items())
-        for i, record in enumerate(state.history)
-    )
-    totals = tuple((str(seat), number(score)) for seat, score in enumerate(state.scores))
-    if len(_SUMMARY) >= _CACHE_LIMIT:
-        _SUMMARY.clear()
-    _SUMMARY[key] = found = (deals, totals)
-    return found
+def _summary(state: State) -> tuple[dict, dict, tuple[dict, ...]]:
+    """(options, totals, finished deals) as JSON, to be copied by each view: never handed out as they are."""
+    history, options = state.history, state.options
+    entry = _LAST[0]
+    if entry[0] is history and entry[1] is options:
+        return entry[2]
+    key = (id(history), id(options))
+    entry = _SUMMARY.get(key)
+    if entry is None or entry[0] is not history or entry[1] is not options:
+        deals = tuple(_deal_json(i, record, state.unit) for i, record in enumerate(history))
+        totals = {str(seat): number(score) for seat, score in enumerate(state.scores)}
+        if len(_SUMMARY) >= _CACHE_LIMIT:
+            _SUMMARY.clear()
+        _SUMMARY[key] = entry = (history, options, (dict(options), totals, deals))
+    _LAST[0] = entry
+    return entry[2]
 
 
-def _fresh(items: tuple) -> dict[str, Any]:
-    return {name: dict(value) if isinstance(value, tuple) else value for name, value in items}
+def _copy_deal(deal: dict[str, Any]) -> dict[str, Any]:
+    """A fresh copy of a memoised finished deal (its two nested dicts included)."""
+    copy = deal.copy()
+    copy["cards_left"] = deal["cards_left"].copy()
+    copy["scores"] = deal["scores"].copy()
+    return copy
 
 
 def view(state: State, viewer: int | None) -> dict[str, Any]:
-    deals, totals = _summary(state)
+    options, totals, deals = _summary(state)
     return {
         "viewer": viewer,
         "seats": state.seats,
-        "options": dict(state.options),
+        "options": options.copy(),
         "deal": state.deal_no,
         "deals": state.deals,
         "dealer": state.dealer,
@@ -68,11 +76,11 @@ def view(state: State, viewer: int | None) -> dict[str, Any]:
         "opening": state.opening,
         "passes": state.passes,
         "stock": len(state.stock),
-        "table": list(map(list, state.table)),
+        "table": [[*group] for group in state.table],
         "hand_counts": list(map(len, state.hands)),
         "hand": list(state.hands[viewer]) if viewer is not None else None,
-        "scores": dict(totals),
-        "history": [_fresh(deal) for deal in deals],
+        "scores": totals.copy(),
+        "history": list(map(_copy_deal, deals)),
         "over": state.over,
     }
 

@@ -9,12 +9,15 @@ rest of the deck is not used this hand.
 from __future__ import annotations
 
 from games.engine.chance import shuffle_event
+from games.engine.fast import fast_constructor
 from games.engine.protocol import Event, Rng
-from games.engine.tricks import deal_packets, rotation
 from games.rules.muscio.state import CANONICAL, HAND_SIZE
 
-BLINDE_KEY = -1
-TURNUP_KEY = -2
+#: `Event(type, data, public, visible_to, actor)` without the frozen dataclass's slow `__init__`.
+new_event = fast_constructor(Event)
+#: `frozenset({seat})` per seat, built once (frozensets are immutable, so sharing them is safe).
+ONLY = tuple(frozenset({seat}) for seat in range(6))
+_NOBODY: frozenset[int] = frozenset()
 
 
 def match_events(players: int, first_dealer: int | None, max_hands: int, rng: Rng) -> list[Event]:
@@ -26,23 +29,25 @@ def match_events(players: int, first_dealer: int | None, max_hands: int, rng: Rn
 
 
 def hand_events(players: int, dealer: int, hand_no: int, rng: Rng) -> list[Event]:
-    """Shuffle and deal hand `hand_no`: one secret event per hand, the secret blinde, the public turn-up."""
-    events = [Event("hand_started", {"hand": hand_no, "dealer": dealer})]
+    """Shuffle and deal hand `hand_no`: one secret event per hand, the secret blinde, the public turn-up.
+
+    Dealt from the top in packets of five: the players from next(dealer) round to the dealer's right,
+    the blinde, the dealer, then the turn-up (one card).
+    """
     shuffle, order = shuffle_event(rng, list(CANONICAL), f"hand:{hand_no}")
-    events.append(shuffle)
-    seats = rotation((dealer + 1) % players, players)  # next(dealer) ... dealer
-    schedule: list[tuple[int, int]] = [(seat, HAND_SIZE) for seat in seats[:-1]]
-    schedule += [(BLINDE_KEY, HAND_SIZE), (dealer, HAND_SIZE), (TURNUP_KEY, 1)]
-    packets = deal_packets(order, schedule)
-    for seat, _ in schedule:
-        cards = packets[seat]
-        if seat == BLINDE_KEY:
-            events.append(Event("blinde_dealt", {"cards": cards}, public={"count": len(cards)},
-                                visible_to=frozenset()))
-        elif seat == TURNUP_KEY:
-            card = cards[0]
-            events.append(Event("turn_up", {"card": card, "trump": card[1]}))
-        else:
-            events.append(Event("dealt", {"seat": seat, "cards": cards}, public={"seat": seat, "count": len(cards)},
-                                visible_to=frozenset({seat})))
+    events = [new_event("hand_started", {"hand": hand_no, "dealer": dealer}, None, None, None), shuffle]
+    top = 0
+    for k in range(1, players):
+        events.append(_dealt((dealer + k) % players, order[top : top + HAND_SIZE]))
+        top += HAND_SIZE
+    blinde = order[top : top + HAND_SIZE]
+    events.append(new_event("blinde_dealt", {"cards": blinde}, {"count": HAND_SIZE}, _NOBODY, None))
+    top += HAND_SIZE
+    events.append(_dealt(dealer, order[top : top + HAND_SIZE]))
+    card = order[top + HAND_SIZE]
+    events.append(new_event("turn_up", {"card": card, "trump": card[1]}, None, None, None))
     return events
+
+
+def _dealt(seat: int, cards: list[str]) -> Event:
+    return new_event("dealt", {"seat": seat, "cards": cards}, {"seat": seat, "count": len(cards)}, ONLY[seat], None)

@@ -1,7 +1,7 @@
 """Validate an action and return every fact it causes, up to the next decision a player must take.
 
 After the acting player's own events, the automatic steps follow in a loop (gatta check, trick won, hand
-scored, end of match or next deal), each folded with `evolve` so the next step sees the state it needs.
+scored, end of match or next deal), each folded (`fold_ahead`) so the next step sees the state it needs.
 """
 
 from __future__ import annotations
@@ -9,16 +9,15 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine.protocol import Action, Event, IllegalAction, Rng
-from games.rules.muscio.deal import hand_events
-from games.rules.muscio.evolve import evolve
+from games.rules.muscio.deal import ONLY, hand_events, new_event
+from games.rules.muscio.evolve import fold_ahead
 from games.rules.muscio.rules import (
     blinde_available,
     gatte,
     hand_outcome,
-    legal_cards,
     match_outcome,
     pass_allowed,
-    plays_face_down,
+    play_options,
     refusal,
     winner_of,
 )
@@ -44,6 +43,7 @@ _PHASE_ACTIONS = {
     FORFEIT: ("forfeit", "no_forfeit"),
     PLAYING: ("play",),
 }
+_DECLARATIONS = {"play": PLAY, "play_blinde": BLINDE, "pass": PASS}
 _PHASE_NAMES = {DECLARE: "the declarations", EXCHANGE: "the dealer's exchange", FORFEIT: "the forfeit question",
                 PLAYING: "the play of the tricks"}
 
@@ -67,41 +67,40 @@ def decide(state: State, seat: int, action: Action, rng: Rng) -> list[Event]:
         events = _exchange(state, seat, action)
     else:
         _no_extra_fields(action)
-        events = [Event("forfeit", {"seat": seat, "forfeit": kind == "forfeit"}, actor=seat)]
+        events = [new_event("forfeit", {"seat": seat, "forfeit": kind == "forfeit"}, None, None, seat)]
         if kind == "no_forfeit":
             return events  # the other participant is asked, or the play begins
     return _continue(state, events, rng)
 
 
 def _no_extra_fields(action: Action) -> None:
-    if set(action) - {"type"}:
+    if len(action) != 1:  # (it holds the "type")
         raise IllegalAction("invalid_action", f"{action['type']!r} takes no field here")
 
 
 def _declare(state: State, seat: int, action: Action) -> list[Event]:
     _no_extra_fields(action)
-    choice = {"play": PLAY, "play_blinde": BLINDE, "pass": PASS}[action["type"]]
+    choice = _DECLARATIONS[action["type"]]
     if choice == PASS and not pass_allowed(state, seat):
         raise IllegalAction("must_play", "at least two players must take part: you may not pass")
     if choice == BLINDE and not blinde_available(state):
         raise IllegalAction("blinde_taken", "the blinde has already been taken")
-    events = [Event("declared", {"seat": seat, "declaration": choice}, actor=seat)]
+    events = [new_event("declared", {"seat": seat, "declaration": choice}, None, None, seat)]
     if choice == BLINDE:
         cards = list(state.deal.blinde)
-        events.append(Event("blinde_taken", {"seat": seat, "cards": cards}, public={"seat": seat, "count": len(cards)},
-                            visible_to=frozenset({seat}), actor=seat))
+        events.append(new_event("blinde_taken", {"seat": seat, "cards": cards}, {"seat": seat, "count": len(cards)},
+                                ONLY[seat], seat))
     return events
 
 
 def _exchange(state: State, seat: int, action: Action) -> list[Event]:
     if action["type"] == "no_exchange":
         _no_extra_fields(action)
-        return [Event("no_exchange", {"seat": seat}, actor=seat)]
+        return [new_event("no_exchange", {"seat": seat}, None, None, seat)]
     card = action.get("card")
     if card not in state.hands[seat]:
         raise IllegalAction("card_not_in_hand", "you can only give up a card of your hand")
-    return [Event("exchanged", {"seat": seat, "card": card}, public={"seat": seat},
-                  visible_to=frozenset({seat}), actor=seat)]
+    return [new_event("exchanged", {"seat": seat, "card": card}, {"seat": seat}, ONLY[seat], seat)]
 
 
 def _play(state: State, seat: int, action: Action, rng: Rng) -> list[Event]:
@@ -112,14 +111,15 @@ def _play(state: State, seat: int, action: Action, rng: Rng) -> list[Event]:
         raise IllegalAction("invalid_action", "'play' takes only the field 'card'")
     if card not in state.hands[seat]:
         raise IllegalAction("card_not_in_hand", "that card is not in your hand")
-    if card not in legal_cards(state, seat):
+    cards, face_down = play_options(state, seat)
+    if card not in cards:
         code, message = refusal(state, seat, card)
         raise IllegalAction(code, message)
-    if plays_face_down(state, seat):
-        event = Event("played", {"seat": seat, "card": card, "face_down": True},
-                      public={"seat": seat, "face_down": True}, visible_to=frozenset({seat}), actor=seat)
+    if face_down:
+        event = new_event("played", {"seat": seat, "card": card, "face_down": True},
+                          {"seat": seat, "face_down": True}, ONLY[seat], seat)
     else:
-        event = Event("played", {"seat": seat, "card": card, "face_down": False}, None, None, seat)
+        event = new_event("played", {"seat": seat, "card": card, "face_down": False}, None, None, seat)
     if len(state.trick) + 1 < len(state.deal.participants):
         return [event]
     return _continue(state, [event], rng)
@@ -127,16 +127,14 @@ def _play(state: State, seat: int, action: Action, rng: Rng) -> list[Event]:
 
 def _continue(state: State, events: list[Event], rng: Rng) -> list[Event]:
     """Fold `events`, then emit the automatic facts until a player must decide (or the match is over)."""
-    for event in events:
-        state = evolve(state, event)
+    state = fold_ahead(state, events, fresh=True)
     while state.phase in AUTOMATIC:
         if state.phase == SCORED:
             # The last automatic step: the match ends or the next hand is dealt (its declarations follow).
             events.extend(_scored(state, rng))
             return events
         step = _AUTO[state.phase](state, rng)
-        for event in step:
-            state = evolve(state, event)
+        state = fold_ahead(state, step)
         events.extend(step)
     return events
 
@@ -147,28 +145,30 @@ def _check(state: State, rng: Rng) -> list[Event]:
     if found:
         holders = [{"seat": seat, "cards": list(state.hands[seat]), "suit": suit, "value": value}
                    for seat, suit, value in found]
-        return [Event("gatta", {"holders": holders})]
+        return [new_event("gatta", {"holders": holders}, None, None, None)]
     deal = state.deal
     leader = deal.participants[0]
     asked: list[int] = []
     if len(deal.participants) == 2:
         asked = [seat for seat in deal.participants if seat != deal.blinde_taker]
-    return [Event("ready", {"participants": list(deal.participants), "leader": leader, "forfeit_order": asked})]
+    data = {"participants": list(deal.participants), "leader": leader, "forfeit_order": asked}
+    return [new_event("ready", data, None, None, None)]
 
 
 def _trick_done(state: State, rng: Rng) -> list[Event]:
-    return [Event("trick_won", {"winner": winner_of(state.trick, state.deal.trump), "trick": len(state.history) + 1})]
+    data = {"winner": winner_of(state.trick, state.deal.trump), "trick": len(state.history) + 1}
+    return [new_event("trick_won", data, None, None, None)]
 
 
 def _hand_done(state: State, rng: Rng) -> list[Event]:
-    return [Event("hand_scored", hand_outcome(state))]
+    return [new_event("hand_scored", hand_outcome(state), None, None, None)]
 
 
 def _scored(state: State, rng: Rng) -> list[Event]:
     match = state.match
     outcome = match_outcome(match.scores, match.hand_no, match.max_hands)
     if outcome is not None:
-        return [Event("match_over", outcome)]
+        return [new_event("match_over", outcome, None, None, None)]
     return hand_events(match.players, (state.deal.dealer + 1) % match.players, match.hand_no + 1, rng)
 
 

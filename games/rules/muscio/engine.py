@@ -27,7 +27,7 @@ class MuscioEngine(BaseEngine):
     kind = "muscio"
     title = "Muscio"
     seats = range(3, 7)
-    state_version = 1
+    state_version = 2  # 2: State, Deal and Match are named tuples, whose pickles differ from the dataclasses of 1
     card_ids = frozenset(CANONICAL)
     options = {
         "first_dealer": Option(None, int, minimum=0, maximum=5, nullable=True,
@@ -75,7 +75,7 @@ class MuscioEngine(BaseEngine):
             return []
         phase = state.phase
         if phase == PLAYING:
-            return [{"type": "play", "card": card} for card in rules.legal_cards(state, seat)]
+            return [{"type": "play", "card": card} for card in rules.play_options(state, seat)[0]]
         if phase == DECLARE:
             actions = [{"type": "play"}]
             if rules.blinde_available(state):

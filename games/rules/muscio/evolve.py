@@ -7,6 +7,7 @@ Phase changes are decided here from the state, so a replayed log reaches exactly
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import filterfalse
 from typing import Any
 
 from games.engine.protocol import Event
@@ -23,6 +24,7 @@ from games.rules.muscio.state import (
     PLAY,
     PLAYING,
     SCORED,
+    SEAT_KEYS,
     START_SCORE,
     TRICK_DONE,
     TRICKS,
@@ -32,15 +34,15 @@ from games.rules.muscio.state import (
     deal_with,
     empty_deal,
     make_state,
-    next_participant,
 )
 
 Data = dict[str, Any]
+_new_tuple = tuple.__new__
 
 
 def _without(cards: tuple[str, ...], gone: list[str] | tuple[str, ...]) -> tuple[str, ...]:
-    removed = set(gone)
-    return tuple(card for card in cards if card not in removed)
+    """`cards` minus `gone`, in order (filtered without a Python-level loop: it runs on every deal)."""
+    return tuple(filterfalse(set(gone).__contains__, cards))
 
 
 def _set(items: tuple, index: int, value: Any) -> tuple:
@@ -48,8 +50,9 @@ def _set(items: tuple, index: int, value: Any) -> tuple:
 
 
 def _with(state: State, deal: Deal, phase: str, turn: int | None, hands: tuple | None = None) -> State:
-    return make_state(state.match, deal, phase, turn, state.hands if hands is None else hands, state.trick,
-                      state.history, state.won)
+    """The state with a new deal, phase and turn (and hands): the steps of the set-up and declarations."""
+    match, _, _, _, old_hands, trick, history, won = state
+    return _new_tuple(State, (match, deal, phase, turn, old_hands if hands is None else hands, trick, history, won))
 
 
 def _match_started(state: State | None, data: Data) -> State:
@@ -94,22 +97,24 @@ def _declared(state: State, data: Data) -> State:
     seat, choice = data["seat"], data["declaration"]
     deal = state.deal
     hands = state.hands
-    changes: Data = {"declarations": _set(deal.declarations, seat, choice)}
+    declarations = _set(deal.declarations, seat, choice)
     if choice == PASS:
-        changes["dead"] = _set(deal.dead, seat, hands[seat])
+        deal = deal_with(deal, declarations=declarations, dead=_set(deal.dead, seat, hands[seat]))
         hands = _set(hands, seat, ())
     elif choice == BLINDE:
-        changes["blinde_taker"] = seat
+        deal = deal_with(deal, declarations=declarations, blinde_taker=seat)
+    else:
+        deal = deal_with(deal, declarations=declarations)
     players = state.match.players
     if seat != deal.dealer:
-        return _with(state, deal_with(deal, **changes), DECLARE, (seat + 1) % players, hands)
-    declarations = changes["declarations"]
-    first = (deal.dealer + 1) % players
+        return _with(state, deal, DECLARE, (seat + 1) % players, hands)
+    first = seat + 1
     order = [(first + k) % players for k in range(players)]
-    changes["participants"] = tuple(s for s in order if declarations[s] == PLAY or declarations[s] == BLINDE)
+    taking_part = [s for s in order if declarations[s] == PLAY or declarations[s] == BLINDE]
+    deal = deal_with(deal, participants=tuple(taking_part))
     if choice == PLAY:
-        return _with(state, deal_with(deal, **changes), EXCHANGE, seat, hands)
-    return _with(state, deal_with(deal, **changes), CHECK, None, hands)
+        return _with(state, deal, EXCHANGE, seat, hands)
+    return _with(state, deal, CHECK, None, hands)
 
 
 def _blinde_taken(state: State, data: Data) -> State:
@@ -121,7 +126,7 @@ def _blinde_taken(state: State, data: Data) -> State:
 def _exchanged(state: State, data: Data) -> State:
     seat, card = data["seat"], data["card"]
     deal = state.deal
-    hand = tuple(c for c in state.hands[seat] if c != card) + (deal.turnup,)
+    hand = tuple([c for c in state.hands[seat] if c != card]) + (deal.turnup,)
     deal = deal_with(deal, dead=_set(deal.dead, seat, deal.dead[seat] + (card,)), turnup_taken=True, exchanged=True)
     return _with(state, deal, CHECK, None, _set(state.hands, seat, hand))
 
@@ -131,7 +136,7 @@ def _no_exchange(state: State, data: Data) -> State:
 
 
 def _gatta(state: State, data: Data) -> State:
-    shown = tuple((h["seat"], tuple(h["cards"]), h["value"]) for h in data["holders"])
+    shown = tuple([(h["seat"], tuple(h["cards"]), h["value"]) for h in data["holders"]])
     return _with(state, deal_with(state.deal, gatta=shown), HAND_DONE, None)
 
 
@@ -156,33 +161,38 @@ def _forfeit(state: State, data: Data) -> State:
 
 
 def _played(state: State, data: Data) -> State:
+    # The hottest handler: the state is unpacked once and the tuples are rebuilt through lists.
     seat, card = data["seat"], data["card"]
-    hands = state.hands
-    hand = hands[seat]
-    at = hand.index(card)
-    hands = hands[:seat] + (hand[:at] + hand[at + 1:],) + hands[seat + 1:]
-    trick = state.trick + ((seat, card, data["face_down"]),)
-    deal = state.deal
-    if len(trick) == len(deal.participants):
-        return make_state(state.match, deal, TRICK_DONE, None, hands, trick, state.history, state.won)
-    return make_state(state.match, deal, PLAYING, next_participant(deal, seat), hands, trick, state.history, state.won)
+    match, deal, _, _, hands, trick, history, won = state
+    hand = [*hands[seat]]
+    hand.remove(card)
+    new_hands = [*hands]
+    new_hands[seat] = tuple(hand)
+    trick += ((seat, card, data["face_down"]),)
+    ring = deal.participants
+    if len(trick) == len(ring):
+        return _new_tuple(State, (match, deal, TRICK_DONE, None, tuple(new_hands), trick, history, won))
+    after = ring.index(seat) + 1  # the next participant clockwise (the ring is stored clockwise)
+    turn = ring[after] if after < len(ring) else ring[0]
+    return _new_tuple(State, (match, deal, PLAYING, turn, tuple(new_hands), trick, history, won))
 
 
 def _trick_won(state: State, data: Data) -> State:
     winner = data["winner"]
-    won = state.won
-    won = won[:winner] + (won[winner] + 1,) + won[winner + 1:]
-    history = state.history + ((state.trick, winner),)
+    match, deal, _, _, hands, trick, history, won = state
+    tally = [*won]
+    tally[winner] += 1
+    history += ((trick, winner),)
     if len(history) == TRICKS:
-        return make_state(state.match, state.deal, HAND_DONE, None, state.hands, (), history, won)
-    return make_state(state.match, state.deal, PLAYING, winner, state.hands, (), history, won)
+        return _new_tuple(State, (match, deal, HAND_DONE, None, hands, (), history, tuple(tally)))
+    return _new_tuple(State, (match, deal, PLAYING, winner, hands, (), history, tuple(tally)))
 
 
 def _hand_scored(state: State, data: Data) -> State:
     scores = data["scores"]
     old = state.match
-    match = Match(old.players, old.max_hands, tuple(scores[str(seat)] for seat in range(old.players)), old.hand_no,
-                  data, old.result)
+    totals = tuple(map(scores.__getitem__, SEAT_KEYS[:old.players]))
+    match = Match(old.players, old.max_hands, totals, old.hand_no, data, old.result)
     return make_state(match, state.deal, SCORED, None, state.hands, state.trick, state.history, state.won)
 
 
@@ -213,5 +223,28 @@ HANDLERS: dict[str, Callable[[Any, Data], State]] = {
 }
 
 
+#: The steps `decide` folded last, by id of the event: (event, state before, state after).
+_ahead: dict[int, tuple[Event, State | None, State]] = {}
+
+
+def fold_ahead(state: State, events: list[Event], fresh: bool = False) -> State:
+    """Fold `events` for `decide` (which must see the state its automatic steps act on) and remember
+    each step, so that the runner's fold of the same events right after costs a look-up, not a rebuild.
+
+    `fresh` forgets the steps of the previous `decide`. A step is reused only for the very same event
+    object applied to the very same state object (states are immutable), so it can never be stale.
+    """
+    if fresh:
+        _ahead.clear()
+    for event in events:
+        after = HANDLERS[event.type](state, event.data)
+        _ahead[id(event)] = (event, state, after)
+        state = after
+    return state
+
+
 def evolve(state: State | None, event: Event) -> State:
+    step = _ahead.get(id(event))
+    if step is not None and step[0] is event and step[1] is state:
+        return step[2]
     return HANDLERS[event.type](state, event.data)

@@ -5,24 +5,28 @@ so the rules are written once.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
+from operator import add
 from typing import Any
 
-from games.engine.tricks import follow_or_trump, highest_of_each_suit, single_suit, trick_winner
-from games.rules.muscio.state import BLINDE, PLAY, RANK_VALUE, TRICKS, State, Trick
+from games.engine.tricks import follow_or_trump, highest_of_each_suit
+from games.rules.muscio.state import BLINDE, CANONICAL, PLAY, RANK_VALUE, SEAT_KEYS, TRICKS, State, Trick
+
+#: card -> suit letter and card -> rank order, as the shared trick helpers read them.
+SUIT_OF: dict[str, str] = {card: card[1] for card in CANONICAL}
+RANK_OF: dict[str, int] = {card: RANK_VALUE[card[0]] for card in CANONICAL}
 
 
-def _suit(card: str) -> str:
-    return card[1]
-
-
-def _rank(card: str) -> int:
-    return RANK_VALUE[card[0]]
+def suits_of(hand: tuple[str, ...]) -> str:
+    """The suit letters of `hand` as one string (every Muscio card is two characters: rank, suit)."""
+    return "".join(hand)[1::2]
 
 
 # -- declarations (§5) ---------------------------------------------------------------------------------
 def playing_count(state: State) -> int:
-    return sum(1 for choice in state.deal.declarations if choice in (PLAY, BLINDE))
+    declarations = state.deal.declarations
+    return declarations.count(PLAY) + declarations.count(BLINDE)
 
 
 def pass_allowed(state: State, seat: int) -> bool:
@@ -41,11 +45,12 @@ def early(state: State) -> bool:
     return len(state.history) < 2
 
 
-_LAST: tuple[Any, int, tuple[str, ...]] = (None, -1, ())  # (state, seat, legal cards) of the last call
+_LAST: tuple[Any, int, Sequence[str], bool] = (None, -1, (), False)  # the last `play_options` answer
 
 
-def legal_cards(state: State, seat: int) -> tuple[str, ...]:
-    """The cards `seat` may play now (it is assumed to be its turn in the play phase).
+def play_options(state: State, seat: int) -> tuple[Sequence[str], bool]:
+    """(the cards `seat` may play now, whether it plays face down); it is assumed to be its turn to play.
+    The cards are shared with the next caller: read them, do not change them.
 
     `legal_actions` and then `decide` ask this about the same state: the last answer is remembered (by
     identity of the immutable state, so it can never be stale).
@@ -53,34 +58,27 @@ def legal_cards(state: State, seat: int) -> tuple[str, ...]:
     global _LAST
     last = _LAST
     if last[0] is state and last[1] == seat:
-        return last[2]
-    cards = tuple(_legal_cards(state, seat))
-    _LAST = (state, seat, cards)
-    return cards
+        return last[2], last[3]
+    cards, face_down = _play_options(state, seat)
+    _LAST = (state, seat, cards, face_down)
+    return cards, face_down
 
 
-def _legal_cards(state: State, seat: int) -> list[str] | tuple[str, ...]:
-    hand = state.hands[seat]
-    trump = state.deal.trump
-    trick = state.trick
-    if len(state.deal.participants) == 2:
+def _play_options(state: State, seat: int) -> tuple[list[str] | tuple[str, ...], bool]:
+    _, deal, _, _, hands, trick, history, _ = state
+    hand = hands[seat]
+    trump = deal.trump
+    first_two = len(history) < 2  # tricks 1 and 2 have their own rules
+    if len(deal.participants) == 2:
         if not trick:
-            return highest_of_each_suit(hand, _suit, _rank) if early(state) else hand
-        return follow_or_trump(hand, trick[0][1][1], trump, _suit)
-    if early(state):
+            return (highest_of_each_suit(hand, SUIT_OF, RANK_OF) if first_two else hand), False
+        return follow_or_trump(hand, trick[0][1][1], trump, SUIT_OF), False
+    if first_two:
         trumps = [card for card in hand if card[1] == trump]
-        return trumps or hand
+        return (trumps, False) if trumps else (hand, True)
     if not trick:
-        return hand
-    return follow_or_trump(hand, trick[0][1][1], trump, _suit)
-
-
-def plays_face_down(state: State, seat: int) -> bool:
-    """With 3+ participants, in tricks 1-2 a player without trumps plays face down (§9.2)."""
-    if len(state.deal.participants) == 2 or not early(state):
-        return False
-    trump = state.deal.trump
-    return not any(card[1] == trump for card in state.hands[seat])
+        return hand, False
+    return follow_or_trump(hand, trick[0][1][1], trump, SUIT_OF), False
 
 
 def refusal(state: State, seat: int, card: str) -> tuple[str, str]:
@@ -102,23 +100,24 @@ def refusal(state: State, seat: int, card: str) -> tuple[str, str]:
 def winner_of(trick: Trick, trump: str) -> int:
     """Highest face-up trump, else highest card of the led suit; face-down cards never win.
 
-    MU-9: when nothing can win (all face down), `trick_winner` gives the trick to the leader.
+    The first of equal cards wins; MU-9: when nothing can win (all face down), the leader takes the trick.
     """
-    lead = trick[0]
-    led = None if lead[2] else lead[1][1]
-
-    def strength(play: tuple[int, str, bool]) -> int | None:
-        _, card, down = play
+    leader, lead_card, lead_down = trick[0]
+    led = None if lead_down else lead_card[1]
+    winner, best = leader, -1
+    for seat, card, down in trick:
         if down:
-            return None
+            continue
         suit = card[1]
         if suit == trump:
-            return 100 + RANK_VALUE[card[0]]
-        if suit == led:
-            return RANK_VALUE[card[0]]
-        return None
-
-    return trick_winner([(play[0], play) for play in trick], strength)
+            strength = 100 + RANK_VALUE[card[0]]
+        elif suit == led:
+            strength = RANK_VALUE[card[0]]
+        else:
+            continue
+        if strength > best:
+            winner, best = seat, strength
+    return winner
 
 
 # -- gatta (§7) ----------------------------------------------------------------------------------------
@@ -128,8 +127,11 @@ def gatte(state: State) -> list[tuple[int, str, int]]:
     found = []
     for seat in deal.participants:
         hand = state.hands[seat]
-        suit = single_suit(hand, _suit) if len(hand) == 5 else None
-        if suit is None:
+        if len(hand) != 5:
+            continue
+        suits = suits_of(hand)
+        suit = suits[0]
+        if suits.count(suit) != 5:
             continue
         if suit != deal.trump:
             value = 5
@@ -155,14 +157,15 @@ def hand_outcome(state: State) -> dict[str, Any]:
     """The `hand_scored` record of the finished hand (rules §13), scores included."""
     match, deal = state.match, state.deal
     players = match.players
+    participants = deal.participants
     deltas = [0] * players
     tricks: dict[str, int] = {}
     gatta_record: dict[str, Any] | None = None
     if deal.forfeiter is not None:
         kind = "forfeit"
-        opponent = next(seat for seat in deal.participants if seat != deal.forfeiter)
+        opponent = participants[1] if participants[0] == deal.forfeiter else participants[0]
         deltas[opponent] = -TRICKS
-        tricks = {str(deal.forfeiter): 0, str(opponent): TRICKS}
+        tricks = {SEAT_KEYS[deal.forfeiter]: 0, SEAT_KEYS[opponent]: TRICKS}
     elif deal.gatta:
         kind = "gatta"
         values = {seat: value for seat, _, value in deal.gatta}
@@ -170,35 +173,38 @@ def hand_outcome(state: State) -> dict[str, Any]:
         for seat in range(players):
             if seat in values:
                 deltas[seat] = -values[seat]
-            elif seat in deal.participants:
+            elif seat in participants:
                 deltas[seat] = top
             else:
                 deltas[seat] = max(top - 5, 0)
-        gatta_record = {str(seat): {"suit": cards[0][1], "value": value} for seat, cards, value in deal.gatta}
+        gatta_record = {SEAT_KEYS[seat]: {"suit": cards[0][1], "value": value} for seat, cards, value in deal.gatta}
     else:
         kind = "played"
-        for seat in deal.participants:
-            taken = state.won[seat]
-            tricks[str(seat)] = taken
+        won = state.won
+        for seat in participants:
+            taken = won[seat]
+            tricks[SEAT_KEYS[seat]] = taken
             deltas[seat] = -taken if taken else 5
-    scores = [score + delta for score, delta in zip(match.scores, deltas, strict=True)]
+    keys = SEAT_KEYS[:players]
     return {
         "hand": match.hand_no,
         "dealer": deal.dealer,
         "kind": kind,
         "trump": deal.trump,
-        "participants": list(deal.participants),
+        "participants": list(participants),
         "blinde": deal.blinde_taker,
         "gatta": gatta_record,
         "forfeit": deal.forfeiter,
         "tricks": tricks,
-        "deltas": {str(seat): deltas[seat] for seat in range(players)},
-        "scores": {str(seat): scores[seat] for seat in range(players)},
+        "deltas": dict(zip(keys, deltas, strict=True)),
+        "scores": dict(zip(keys, map(add, match.scores, deltas), strict=True)),
     }
 
 
 def match_outcome(scores: tuple[int, ...], hands_played: int, max_hands: int) -> dict[str, Any] | None:
     """The match result after a hand, or None when the match goes on (§11, MU-12, the `max_hands` cap)."""
+    if min(scores) > 0 and hands_played < max_hands:
+        return None  # the usual answer, asked after every hand
     players = len(scores)
     winners = [seat for seat in range(players) if scores[seat] <= 0]
     if winners:

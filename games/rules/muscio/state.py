@@ -1,14 +1,14 @@
-"""Muscio's cards, phases and the frozen state the events fold into.
+"""Muscio's cards, phases and the immutable state the events fold into.
 
 The state is split in three so that the hot path (a card played, a trick won) rebuilds only the small
 top-level object: `Match` changes once per hand, `Deal` a few times per hand (declarations, exchange,
-forfeit), `State` itself at every card.
+forfeit), `State` itself at every card. All three are named tuples (immutable like frozen dataclasses):
+the fold builds millions of them, and a tuple is built for a third of what a frozen dataclass costs.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 #: Rank order, low to high, in every suit (rules §2). Every Muscio card is two characters: rank, suit.
 RANKS = "234567JQKA"
@@ -16,6 +16,9 @@ SUITS = "SHDC"
 RANK_VALUE: dict[str, int] = {rank: value for value, rank in enumerate(RANKS)}
 #: Canonical input order of every shuffle: suits S H D C, each A 2 3 4 5 6 7 J Q K (ARCHITECTURE §4).
 CANONICAL: tuple[str, ...] = tuple(rank + suit for suit in SUITS for rank in "A234567JQK")
+
+#: The JSON keys of seats 0..5 (scores, deltas and tricks are keyed by seat as a string).
+SEAT_KEYS = tuple(str(seat) for seat in range(6))
 
 HAND_SIZE = 5
 TRICKS = 5
@@ -44,8 +47,7 @@ Play = tuple[int, str, bool]  # (seat, card, face down)
 Trick = tuple[Play, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Match:
+class Match(NamedTuple):
     """What lasts across hands."""
 
     players: int
@@ -56,8 +58,7 @@ class Match:
     result: dict[str, Any] | None  # the `match_over` record
 
 
-@dataclass(frozen=True, slots=True)
-class Deal:
+class Deal(NamedTuple):
     """The current hand's set-up: dealer, trump, dead cards, declarations, exchange, forfeit, gatta."""
 
     dealer: int
@@ -78,8 +79,7 @@ class Deal:
     gatta: tuple[tuple[int, tuple[str, ...], int], ...]  # (seat, shown cards, value)
 
 
-@dataclass(frozen=True, slots=True)
-class State:
+class State(NamedTuple):
     match: Match
     deal: Deal
     phase: str
@@ -107,101 +107,24 @@ def empty_deal(players: int, dealer: int) -> Deal:
     return _EMPTY_DEALS.get((players, dealer)) or _empty_deal(players, dealer)
 
 
-# -- fast builders ---------------------------------------------------------------------------------------
-# A frozen dataclass's generated __init__ goes through `object.__setattr__` once per field, which makes it
-# the main cost of the fold. These builders fill the slots through their descriptors instead (2-3 times
-# faster); the objects are the same frozen dataclasses, equal to ones built by the constructor.
-_new = object.__new__
-_S_match = State.match.__set__
-_S_deal = State.deal.__set__
-_S_phase = State.phase.__set__
-_S_turn = State.turn.__set__
-_S_hands = State.hands.__set__
-_S_trick = State.trick.__set__
-_S_history = State.history.__set__
-_S_won = State.won.__set__
-_D_dealer = Deal.dealer.__set__
-_D_trump = Deal.trump.__set__
-_D_turnup = Deal.turnup.__set__
-_D_turnup_taken = Deal.turnup_taken.__set__
-_D_blinde = Deal.blinde.__set__
-_D_stock = Deal.stock.__set__
-_D_dead = Deal.dead.__set__
-_D_declarations = Deal.declarations.__set__
-_D_blinde_taker = Deal.blinde_taker.__set__
-_D_exchanged = Deal.exchanged.__set__
-_D_participants = Deal.participants.__set__
-_D_leader = Deal.leader.__set__
-_D_forfeit_order = Deal.forfeit_order.__set__
-_D_forfeit_declined = Deal.forfeit_declined.__set__
-_D_forfeiter = Deal.forfeiter.__set__
-_D_gatta = Deal.gatta.__set__
+_new_tuple = tuple.__new__
 
 
 def make_state(match: Match, deal: Deal, phase: str, turn: int | None, hands: tuple[tuple[str, ...], ...],
                trick: Trick, history: tuple[tuple[Trick, int], ...], won: tuple[int, ...]) -> State:
-    """`State(...)` for the hot fold."""
-    new = _new(State)
-    _S_match(new, match)
-    _S_deal(new, deal)
-    _S_phase(new, phase)
-    _S_turn(new, turn)
-    _S_hands(new, hands)
-    _S_trick(new, trick)
-    _S_history(new, history)
-    _S_won(new, won)
-    return new
+    """`State(...)` for the fold: the same value for half the cost of the named tuple's own `__new__`."""
+    return _new_tuple(State, (match, deal, phase, turn, hands, trick, history, won))
 
 
-_KEEP: Any = object()  # "unchanged" marker for `deal_with`
+_DEAL_INDEX = {name: index for index, name in enumerate(Deal._fields)}
 
 
-def deal_with(
-    deal: Deal,
-    *,
-    dealer: Any = _KEEP,
-    trump: Any = _KEEP,
-    turnup: Any = _KEEP,
-    turnup_taken: Any = _KEEP,
-    blinde: Any = _KEEP,
-    stock: Any = _KEEP,
-    dead: Any = _KEEP,
-    declarations: Any = _KEEP,
-    blinde_taker: Any = _KEEP,
-    exchanged: Any = _KEEP,
-    participants: Any = _KEEP,
-    leader: Any = _KEEP,
-    forfeit_order: Any = _KEEP,
-    forfeit_declined: Any = _KEEP,
-    forfeiter: Any = _KEEP,
-    gatta: Any = _KEEP,
-) -> Deal:
-    """`dataclasses.replace(deal, ...)` for the hot fold: only the named fields change."""
-    new = _new(Deal)
-    _D_dealer(new, deal.dealer if dealer is _KEEP else dealer)
-    _D_trump(new, deal.trump if trump is _KEEP else trump)
-    _D_turnup(new, deal.turnup if turnup is _KEEP else turnup)
-    _D_turnup_taken(new, deal.turnup_taken if turnup_taken is _KEEP else turnup_taken)
-    _D_blinde(new, deal.blinde if blinde is _KEEP else blinde)
-    _D_stock(new, deal.stock if stock is _KEEP else stock)
-    _D_dead(new, deal.dead if dead is _KEEP else dead)
-    _D_declarations(new, deal.declarations if declarations is _KEEP else declarations)
-    _D_blinde_taker(new, deal.blinde_taker if blinde_taker is _KEEP else blinde_taker)
-    _D_exchanged(new, deal.exchanged if exchanged is _KEEP else exchanged)
-    _D_participants(new, deal.participants if participants is _KEEP else participants)
-    _D_leader(new, deal.leader if leader is _KEEP else leader)
-    _D_forfeit_order(new, deal.forfeit_order if forfeit_order is _KEEP else forfeit_order)
-    _D_forfeit_declined(new, deal.forfeit_declined if forfeit_declined is _KEEP else forfeit_declined)
-    _D_forfeiter(new, deal.forfeiter if forfeiter is _KEEP else forfeiter)
-    _D_gatta(new, deal.gatta if gatta is _KEEP else gatta)
-    return new
-
-
-def next_participant(deal: Deal, seat: int) -> int:
-    """The participant after `seat` clockwise (participants are stored clockwise from next(dealer))."""
-    ring = deal.participants
-    index = ring.index(seat) + 1
-    return ring[index] if index < len(ring) else ring[0]
+def deal_with(deal: Deal, **changes: Any) -> Deal:
+    """`deal._replace(...)` for the fold, twice as fast: only the named fields change."""
+    values = [*deal]
+    for name, value in changes.items():
+        values[_DEAL_INDEX[name]] = value
+    return _new_tuple(Deal, values)
 
 
 def all_cards(state: State) -> list[str]:

@@ -21,43 +21,61 @@ def _plays(trick: tuple, viewer: int | None) -> list[list[Any]]:
     return [[seat, card if (not down or seat == viewer) else None, down] for seat, card, down in trick]
 
 
+#: Every key of a view, in order. `view` fills a copy of this dict: for a dict this size, copying a
+#: prepared one and setting its values costs much less than building it from a literal (views are hot).
+_KEYS = dict.fromkeys((
+    "players", "max_hands", "hand", "dealer", "phase", "turn", "scores", "trump", "turn_up", "turn_up_taken",
+    "declarations", "blinde_taker", "exchanged", "participants", "leader", "forfeit_order", "forfeit_declined",
+    "forfeiter", "gatta", "hand_counts", "blinde_count", "stock_count", "out_of_play_counts", "my_hand",
+    "my_out_of_play", "trick", "tricks", "tricks_won", "last_hand", "result",
+))
+
+
 def view(state: State, viewer: int | None) -> JSON:
-    match, deal = state.match, state.deal
-    hands = state.hands
-    mine = viewer is not None
-    return {
-        "players": match.players,
-        "max_hands": match.max_hands,
-        "hand": match.hand_no,
-        "dealer": deal.dealer,
-        "phase": state.phase,
-        "turn": state.turn,
-        "scores": [*match.scores],
-        "trump": deal.trump,
-        "turn_up": deal.turnup,
-        "turn_up_taken": deal.turnup_taken,
-        "declarations": [*deal.declarations],
-        "blinde_taker": deal.blinde_taker,
-        "exchanged": deal.exchanged,
-        "participants": [*deal.participants],
-        "leader": deal.leader,
-        "forfeit_order": [*deal.forfeit_order],
-        "forfeit_declined": [*deal.forfeit_declined],
-        "forfeiter": deal.forfeiter,
-        "gatta": [{"seat": seat, "cards": [*cards], "value": value} for seat, cards, value in deal.gatta]
-        if deal.gatta else [],
-        "hand_counts": [*map(len, hands)],
-        "blinde_count": len(deal.blinde),
-        "stock_count": len(deal.stock),
-        "out_of_play_counts": [*map(len, deal.dead)],
-        "my_hand": [*hands[viewer]] if mine else None,
-        "my_out_of_play": [*deal.dead[viewer]] if mine else None,
-        "trick": [[seat, card if (not down or seat == viewer) else None, down] for seat, card, down in state.trick],
-        "tricks": [{"plays": _plays(trick, viewer), "winner": winner} for trick, winner in state.history],
-        "tricks_won": [*state.won],
-        "last_hand": match.last_hand,
-        "result": match.result,
-    }
+    """Everything `viewer` may see (None: a spectator). Every list in it is fresh: callers may keep or change it."""
+    # Unpacked once: a named tuple's field access costs several times a local variable's (views are hot).
+    match, deal, phase, turn, hands, trick, history, won = state
+    players, max_hands, scores, hand_no, last_hand, result = match
+    (dealer, trump, turnup, turnup_taken, blinde, stock, dead, declarations, blinde_taker, exchanged, participants,
+     leader, forfeit_order, forfeit_declined, forfeiter, gatta) = deal
+    out = _KEYS.copy()
+    out["players"] = players
+    out["max_hands"] = max_hands
+    out["hand"] = hand_no
+    out["dealer"] = dealer
+    out["phase"] = phase
+    out["turn"] = turn
+    out["scores"] = [*scores]
+    out["trump"] = trump
+    out["turn_up"] = turnup
+    out["turn_up_taken"] = turnup_taken
+    out["declarations"] = [*declarations]
+    out["blinde_taker"] = blinde_taker
+    out["exchanged"] = exchanged
+    out["participants"] = [*participants]
+    out["leader"] = leader
+    out["forfeit_order"] = [*forfeit_order]
+    out["forfeit_declined"] = [*forfeit_declined]
+    out["forfeiter"] = forfeiter
+    # (An empty comprehension still costs a call: the empty cases, the common ones, skip it.)
+    out["gatta"] = [{"seat": seat, "cards": [*cards], "value": value} for seat, cards, value in gatta] if gatta else []
+    out["hand_counts"] = [*map(len, hands)]
+    out["blinde_count"] = len(blinde)
+    out["stock_count"] = len(stock)
+    out["out_of_play_counts"] = [*map(len, dead)]
+    if viewer is not None:
+        out["my_hand"] = [*hands[viewer]]
+        out["my_out_of_play"] = [*dead[viewer]]
+    out["trick"] = _plays(trick, viewer) if trick else []
+    tricks: list[JSON] = []
+    for plays, winner in history:  # (a plain loop: cheaper than a comprehension calling `_plays`)
+        tricks.append({"plays": [[seat, card if (not down or seat == viewer) else None, down]
+                                 for seat, card, down in plays], "winner": winner})
+    out["tricks"] = tricks
+    out["tricks_won"] = [*won]
+    out["last_hand"] = last_hand
+    out["result"] = result
+    return out
 
 
 def sample_state(seen: JSON, viewer: int | None, rng: random.Random) -> State:

@@ -72,15 +72,14 @@ def _close_turn(log: Recorder, variant: Variant, rng: Rng, kind: str, data: JSON
     A turn is dead when no card went to the centre and nothing is left to draw (stock and completed
     empty): without moves nothing was drawn or completed during the turn, so this is also how it began.
     """
-    table = log.table
-    turn = table.turn
-    seat = turn.current
-    dead_turns = turn.dead_turns + 1 if not (turn.moved or table.stock or table.completed) else 0
+    match, turn, _, _, _, stock, _, _, completed = log.table
+    seat, number, moved, dead_turns = turn
+    dead_turns = dead_turns + 1 if not (moved or stock or completed) else 0
     data["dead_turns"] = dead_turns
     log.emit(make_event(kind, data, None, None, seat))
     if dead_turns >= BLOCKING_DEAD_TURNS:
         finish_game(log, variant, rng, "blocked")
-    elif turn.number >= table.match.max_turns:
+    elif number >= match.max_turns:
         finish_game(log, variant, rng, "turn_limit")
     elif variant.draw_at_turn_start:
         open_turn(log, variant, rng)

@@ -78,47 +78,73 @@ def move_action(move: Move) -> Action:
     return {"type": "play", "source": source, "pile": row, "card": card, "center": where}
 
 
+#: (variant, centre, places) of the last `places` call: most steps leave the centre untouched (the same
+#: tuple), so where each card may go is usually already known.
+_last_places: tuple[Variant | None, tuple | None, dict[str, list[int | str]]] = (None, None, {})
+#: The cards of each value (None: the joker), for `places`.
+_CARDS_OF: dict[int | None, tuple[str, ...]] = {
+    None: (JOKER,), **{value: tuple(card for card, v in _VALUE.items() if v == value) for value in range(1, 14)}
+}
+
+
+def places(variant: Variant, centre: tuple) -> dict[str, list[int | str]]:
+    """Where each card may go (cards that may go nowhere are missing): pile ids in centre order, `NEW`
+    first. A natural card goes on a pile one lower (an Ace opens a new pile); a joker on any pile from
+    the variant's lowest value, and opens one when the variant allows it. The lists are shared: read only.
+    """
+    global _last_places
+    last = _last_places
+    if last[1] is centre and last[0] is variant:
+        return last[2]
+    jokers: list[int | str] = [NEW] if variant.joker_opens else []
+    by_value: dict[int | None, list[int | str]] = {1: [NEW], None: jokers}
+    low = variant.joker_min_pile
+    for ident, cards in centre:
+        value = len(cards)
+        if value + 1 in by_value:
+            by_value[value + 1].append(ident)
+        else:
+            by_value[value + 1] = [ident]
+        if value >= low:
+            jokers.append(ident)
+    found = {card: wheres for value, wheres in by_value.items() if wheres for card in _CARDS_OF[value]}
+    _last_places = (variant, centre, found)
+    return found
+
+
 def legal_actions(variant: Variant, table: Table, seat: int) -> list[Action]:
-    """Every complete action the seat may take now ([] when it is not this seat's turn)."""
-    if table.match.over or seat != table.turn.current:
+    """Every complete action the seat may take now ([] when it is not this seat's turn).
+
+    Plays come first (hand, goal top, discard row tops), then the discards, then `end_turn`.
+    """
+    match, turn, hands, goals, rows, _, centre, _, _ = table
+    if match.over or seat != turn.current:
         return []
     pending = obligation(variant, table, seat)
     if pending is not None and pending.moves is not None:
         return [move_action(move) for move in pending.moves]
-    # Where each card may go, computed once: pile ids by value, and the joker's places.
-    by_value: dict[int, list[int | str]] = {0: [NEW]}
-    jokers: list[int | str] = [NEW] if variant.joker_opens else []
-    low = variant.joker_min_pile
-    for ident, cards in table.centre:
-        value = len(cards)
-        if value in by_value:
-            by_value[value].append(ident)
-        else:
-            by_value[value] = [ident]
-        if value >= low:
-            jokers.append(ident)
+    where_to = places(variant, centre)
     out: list[Action] = []
-    hand = dict.fromkeys(table.hands[seat])
+    hand = dict.fromkeys(hands[seat])
     for card in hand:
-        value = _VALUE.get(card)
-        for where in jokers if value is None else by_value.get(value - 1, ()):
-            out.append({"type": "play", "source": "hand", "card": card, "center": where})
-    goal = table.goals[seat]
-    if goal:
+        if card in where_to:
+            for where in where_to[card]:
+                out.append({"type": "play", "source": "hand", "card": card, "center": where})
+    goal = goals[seat]
+    if goal and goal[0] in where_to:
         card = goal[0]
-        for where in by_value.get(_VALUE[card] - 1, ()):
+        for where in where_to[card]:
             out.append({"type": "play", "source": "goal", "card": card, "center": where})
-    for row, cards in enumerate(table.rows[seat]):
-        if cards:
+    for row, cards in enumerate(rows[seat]):
+        if cards and cards[-1] in where_to:
             card = cards[-1]
-            value = _VALUE.get(card)
-            for where in jokers if value is None else by_value.get(value - 1, ()):
+            for where in where_to[card]:
                 out.append({"type": "play", "source": "discard", "pile": row, "card": card, "center": where})
     if pending is not None:
         return out
     for card in hand:
-        out.extend(_DISCARDS[card])
-    if may_end(variant, table, seat):
+        out += _DISCARDS[card]
+    if not hand or (variant.end_after_move and turn.moved):  # `may_end`, inlined: asked at every step
         out.append(_END_TURN)
     return out
 

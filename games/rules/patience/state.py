@@ -5,20 +5,19 @@ face-down stock, shared centre building piles with stable ids, and the completed
 recycled. A centre pile's value is simply how many cards it holds (it starts with an Ace or a joker
 standing for one, and every card adds one), so it is never stored separately.
 
-Hot code (evolve) builds these with `fast_constructor` functions rather than `dataclasses.replace` or
-the frozen `__init__` (which goes through `object.__setattr__` for every field): a random playout
-makes millions of them and this is two to three times cheaper.
+`Table` and `Turn`, rebuilt by nearly every event, are named tuples: a random playout makes millions of
+them, and `make_table`/`make_turn` build one at the cost of a plain tuple (a frozen dataclass costs four
+times as much). The rarely changed parts (the match, its game results) stay frozen dataclasses.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, NamedTuple
 
+from games.engine.fast import fast_constructor
 from games.engine.protocol import Event
-
-T = TypeVar("T")
 
 Cards = tuple[str, ...]
 #: A centre pile: (stable id, cards bottom..top). Its value is len(cards).
@@ -61,8 +60,7 @@ class Match:
     over: bool                     # the match is finished
 
 
-@dataclass(frozen=True, slots=True)
-class Turn:
+class Turn(NamedTuple):
     """Whose turn it is and what this turn has done so far."""
 
     current: int
@@ -71,8 +69,7 @@ class Turn:
     dead_turns: int                # consecutive dead turns just before this one
 
 
-@dataclass(frozen=True, slots=True)
-class Table:
+class Table(NamedTuple):
     """Everything about a match in progress: the current game's zones, its turn, the match so far.
 
     Split in three so that the frequent events (a play, a discard, a draw) rebuild one small object.
@@ -90,30 +87,26 @@ class Table:
 
     def with_(self, **changes: object) -> Table:
         """A copy with some fields changed, for the rare events (the hot ones call `make_table`)."""
-        return Table(*[changes[name] if name in changes else getattr(self, name) for name in _FIELDS])
+        return self._replace(**changes)
 
 
-_FIELDS = tuple(Table.__dataclass_fields__)
+_new_tuple = tuple.__new__
 
 
-def fast_constructor(cls: type[T]) -> Callable[..., T]:
-    """A positional constructor for a frozen slots dataclass that sets the slots directly.
-
-    Same object as `cls(*fields)` (frozen dataclasses have no other work in `__init__`), without the
-    per-field `object.__setattr__` the generated `__init__` pays. Built like `dataclasses` builds its own.
-    """
-    names = tuple(cls.__dataclass_fields__)  # type: ignore[attr-defined]
-    namespace: dict[str, Any] = {"new": object.__new__, "cls": cls}
-    namespace.update({f"set_{name}": getattr(cls, name).__set__ for name in names})
-    body = "".join(f"    set_{name}(obj, {name})\n" for name in names)
-    exec(f"def make({', '.join(names)}):\n    obj = new(cls)\n{body}    return obj\n", namespace)  # noqa: S102
-    return namespace["make"]
+def make_table(match: Match, turn: Turn, hands: tuple[Cards, Cards], goals: tuple[Cards, Cards],
+               rows: tuple[Rows, Rows], stock: Cards, centre: tuple[Pile, ...], next_pile: int,
+               completed: Cards) -> Table:
+    """`Table(...)` for the hot paths: the same value, without the class call."""
+    return _new_tuple(Table, (match, turn, hands, goals, rows, stock, centre, next_pile, completed))
 
 
-make_table: Callable[..., Table] = fast_constructor(Table)
+def make_turn(current: int, number: int, moved: bool, dead_turns: int) -> Turn:
+    """`Turn(...)` for the hot paths."""
+    return _new_tuple(Turn, (current, number, moved, dead_turns))
+
+
 #: `Event(type, data, public, visible_to, actor)`, all five positional, for the events of every step.
 make_event: Callable[..., Event] = fast_constructor(Event)
-make_turn: Callable[..., Turn] = fast_constructor(Turn)
 NO_TURN = Turn(0, 0, False, 0)
 
 

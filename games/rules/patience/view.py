@@ -14,7 +14,7 @@ from collections import Counter
 from games.engine.cards import JOKER, french_deck
 from games.engine.protocol import JSON
 from games.rules.patience.scoring import result
-from games.rules.patience.state import SEATS, Cards, GameResult, Match, Table, Turn
+from games.rules.patience.state import Cards, GameResult, Match, Pile, Rows, Table, Turn
 from games.rules.patience.variant import Variant
 
 
@@ -23,36 +23,45 @@ def card_set(variant: Variant) -> list[str]:
     return french_deck() + french_deck(variant.stock_jokers)
 
 
-def view(table: Table, viewer: int | None) -> JSON:
+def _player(hand: Cards, goal: Cards, rows: Rows, shown: bool) -> JSON:
+    """One seat as a viewer sees it: the hand only to its owner, goal top and every discard row to all."""
     # `[*cards]` rather than `list(cards)`: the same list, built without a call (views are made every step).
-    players = []
-    for seat in range(SEATS):
-        hand = table.hands[seat]
-        goal = table.goals[seat]
-        rows = table.rows[seat]
-        players.append({
-            "hand": [*hand] if seat == viewer else None,
-            "hand_count": len(hand),
-            "goal_top": goal[0] if goal else None,
-            "goal_count": len(goal),
-            "discards": [[*rows[0]], [*rows[1]], [*rows[2]], [*rows[3]]],
-        })
-    match, turn = table.match, table.turn
+    row0, row1, row2, row3 = rows
+    return {
+        "hand": [*hand] if shown else None,
+        "hand_count": len(hand),
+        "goal_top": goal[0] if goal else None,
+        "goal_count": len(goal),
+        "discards": [[*row0], [*row1], [*row2], [*row3]],
+    }
+
+
+def _centre(centre: tuple[Pile, ...]) -> list[JSON]:
+    piles = []
+    for ident, cards in centre:
+        piles.append({"id": ident, "value": len(cards), "cards": [*cards]})
+    return piles
+
+
+def view(table: Table, viewer: int | None) -> JSON:
+    match, turn, hands, goals, rows, stock, centre, next_pile, completed = table
+    current, number, moved, dead_turns = turn
     return {
         "game": match.game,
         "target": match.target,
         "max_turns": match.max_turns,
-        "turn": turn.number,
-        "current": None if match.over else turn.current,
-        "moved_this_turn": turn.moved,
-        "dead_turns": turn.dead_turns,
-        "players": players,
-        "stock_count": len(table.stock),
-        "centre": [{"id": ident, "value": len(cards), "cards": [*cards]} for ident, cards in table.centre],
-        "next_pile_id": table.next_pile,
-        "completed": [*table.completed],
+        "turn": number,
+        "current": None if match.over else current,
+        "moved_this_turn": moved,
+        "dead_turns": dead_turns,
+        "players": [_player(hands[0], goals[0], rows[0], viewer == 0),
+                    _player(hands[1], goals[1], rows[1], viewer == 1)],
+        "stock_count": len(stock),
+        "centre": _centre(centre),
+        "next_pile_id": next_pile,
+        "completed": [*completed],
         "totals": {"0": match.totals[0], "1": match.totals[1]},
-        "games": [game.as_json() for game in match.history],
+        "games": [game.as_json() for game in match.history] if match.history else [],
         "over": match.over,
         "result": result(table) if match.over else None,
     }

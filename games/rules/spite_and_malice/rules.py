@@ -16,16 +16,16 @@ _TWOS = "a Two in your hand or on your goal pile must be played on the centre pi
 
 def forced_plays(table: Table, seat: int) -> Obligation | None:
     """Aces (hand, goal top) must open piles at once; then Twos must go on a pile of value 1."""
+    if not reaches(table, seat, 1, 2):
+        return None  # the usual case (no Ace, no Two at hand), answered with one look
     if reaches(table, seat, 1):
         aces = in_reach(table, seat, 1)
-        return Obligation("must_play_ace", _ACES, tuple((source, None, card, "new") for source, card in aces))
-    if not reaches(table, seat, 2):
-        return None
+        return Obligation("must_play_ace", _ACES, tuple([(source, None, card, "new") for source, card in aces]))
     ones = [ident for ident, cards in table.centre if len(cards) == 1]
     if not ones:
         return None
     twos = in_reach(table, seat, 2)
-    plays: tuple[Move, ...] = tuple((source, None, card, ident) for source, card in twos for ident in ones)
+    plays: tuple[Move, ...] = tuple([(source, None, card, ident) for source, card in twos for ident in ones])
     return Obligation("must_play_two", _TWOS, plays)
 
 

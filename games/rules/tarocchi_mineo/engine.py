@@ -31,7 +31,7 @@ class TarocchiMineo(BaseEngine):
     kind = "tarocchi-mineo"
     title = "Tarocchi Siciliani — Mineo, 4 players"
     seats = range(PLAYERS, PLAYERS + 1)
-    state_version = 1
+    state_version = 2  # 2: State, Deal and Match are named tuples, whose pickles differ from the dataclasses of 1
     card_ids = CARD_IDS
     options = {
         "deals": Option(8, int, minimum=4, maximum=400, help="length of the match; a multiple of 4"),
@@ -95,7 +95,7 @@ class TarocchiMineo(BaseEngine):
                 out.append({"type": "solo"})
             return out
         if phase == DISCARD:
-            return [{"type": "discard", "cards": list(cards)} for cards in discard_options(state.hands[seat])]
+            return [{"type": "discard", "cards": cards} for cards in discard_options(state.hands[seat])]
         if phase == COMMIT:
             if seat == deal.declarer:
                 out = [{"type": "no_scommessa"}]

@@ -8,6 +8,7 @@ build `State` positionally; the rest use the fast `with_*` copiers of `state`.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import filterfalse
 from typing import Any
 
 from games.engine.protocol import Event
@@ -59,8 +60,7 @@ def _shuffle(state: State, data: dict[str, Any]) -> State:
 def _deal(state: State, data: dict[str, Any]) -> State:
     seat, cards = data["seat"], data["cards"]
     hands = _set_hand(state.hands, seat, sort_cards(state.hands[seat] + tuple(cards)))
-    dealt = set(cards)
-    deal = with_deal(state.deal, stock=tuple(card for card in state.deal.stock if card not in dealt))
+    deal = with_deal(state.deal, stock=tuple(filterfalse(set(cards).__contains__, state.deal.stock)))
     return with_state(state, hands=hands, deal=deal)
 
 
@@ -128,31 +128,25 @@ def _commit(state: State, data: dict[str, Any]) -> State:
 
 
 def _play(state: State, data: dict[str, Any]) -> State:
+    # The hottest handler: the state is unpacked once and the hands rebuilt through lists.
     seat, card = data["seat"], data["card"]
-    hands = state.hands
-    hand = hands[seat]
-    i = hand.index(card)
-    deal = state.deal
+    match, deal, phase, _, hands, leader, trick, tricks = state
     if card == FUG:
-        deal = with_deal(deal, fug=(seat, len(state.tricks)))
+        deal = with_deal(deal, fug=(seat, len(tricks)))
     elif card == deal.called:
         deal = with_deal(deal, partner_public=True)
-    return build_state(
-        state.match,
-        deal,
-        state.phase,
-        (seat + 1) % PLAYERS,
-        hands[:seat] + (hand[:i] + hand[i + 1 :],) + hands[seat + 1 :],
-        state.leader,
-        state.trick + ((seat, card),),
-        state.tricks,
-    )
+    hand = [*hands[seat]]
+    hand.remove(card)
+    new_hands = [*hands]
+    new_hands[seat] = tuple(hand)
+    return build_state(match, deal, phase, (seat + 1) % PLAYERS, tuple(new_hands), leader, trick + ((seat, card),),
+                       tricks)
 
 
 def _trick(state: State, data: dict[str, Any]) -> State:
     winner = data["winner"]
-    tricks = state.tricks + ((state.leader, state.trick, winner),)
-    return build_state(state.match, state.deal, state.phase, winner, state.hands, winner, (), tricks)
+    match, deal, phase, _, hands, leader, trick, tricks = state
+    return build_state(match, deal, phase, winner, hands, winner, (), tricks + ((leader, trick, winner),))
 
 
 def _finish_deal(state: State, summary: dict[str, Any], deal: Deal) -> State:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from games.engine.tricks import follow_or_trump, trick_winner
+from games.engine.tricks import follow_or_trump
 
 from .cards import (
     CALLABLE,
@@ -21,8 +21,6 @@ from .cards import (
     is_plain,
 )
 from .state import NOBODY, Play
-
-_suit_of = SUIT_OF.__getitem__
 
 
 def led_suit(trick: tuple[Play, ...]) -> str | None:
@@ -44,7 +42,7 @@ def legal_cards(hand: tuple[str, ...], trick: tuple[Play, ...]) -> list[str]:
         if trick or len(hand) == 1 or FUG not in hand:
             return list(hand)
         return [card for card in hand if card != FUG]
-    legal = follow_or_trump(hand, led, TRUMP, _suit_of)
+    legal = follow_or_trump(hand, led, TRUMP, SUIT_OF)
     if FUG in hand and FUG not in legal:
         legal.append(FUG)  # the Fuggitivo may always be played instead
     return legal
@@ -76,22 +74,24 @@ def play_error(hand: tuple[str, ...], trick: tuple[Play, ...], card: str) -> tup
     return None
 
 
-def _strength_for(led: str):
-    def strength(card: str) -> int | None:
+def winner_of(plays: tuple[Play, ...]) -> int:
+    """The seat that wins a complete trick: highest trump, else highest card of the led suit.
+
+    The Fuggitivo never wins; when nothing else was played, the leader takes the trick.
+    """
+    led = led_suit(plays) or TRUMP
+    winner, best = plays[0][0], -1
+    for seat, card in plays:
         suit = SUIT_OF[card]
         if suit == TRUMP:
-            return 1000 + STRENGTH[card]
-        if suit == led:
-            return STRENGTH[card]
-        return None
-
-    return strength
-
-
-def winner_of(plays: tuple[Play, ...]) -> int:
-    """The seat that wins a complete trick: highest trump, else highest card of the led suit."""
-    led = led_suit(plays)
-    return trick_winner(plays, _strength_for(led or TRUMP))
+            strength = 1000 + STRENGTH[card]
+        elif suit == led:
+            strength = STRENGTH[card]
+        else:
+            continue
+        if strength > best:
+            winner, best = seat, strength
+    return winner
 
 
 def called_card(cards) -> str:
@@ -110,12 +110,12 @@ def discard_pool(hand: tuple[str, ...]) -> tuple[list[str], list[str], int]:
     return plain, trumps, min(3, len(plain))
 
 
-def discard_options(hand: tuple[str, ...]) -> list[tuple[str, ...]]:
-    """Every legal 3-card discard (§6, DECISION TM-11), in a stable order."""
+def discard_options(hand: tuple[str, ...]) -> list[list[str]]:
+    """Every legal 3-card discard (§6, DECISION TM-11), in a stable order, each a fresh list."""
     plain, trumps, need = discard_pool(hand)
     if need == 3:
-        return list(combinations(plain, 3))
-    return [tuple(plain) + extra for extra in combinations(trumps, 3 - need)]
+        return [*map(list, combinations(plain, 3))]
+    return [[*plain, *extra] for extra in combinations(trumps, 3 - need)]
 
 
 def discard_error(hand: tuple[str, ...], cards: list[str]) -> tuple[str, str] | None:

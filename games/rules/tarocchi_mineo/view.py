@@ -67,7 +67,11 @@ _public: list[Any] = [None, None, None]  # (match, deal) -> their public part: t
 
 
 def _public_part(match: Match, deal: Deal) -> dict[str, Any]:
-    """The viewer-independent fields that change at most a few times per deal (cached by identity)."""
+    """The viewer-independent fields that change at most a few times per deal (cached by identity).
+
+    It also holds every key `view` sets (as None, in view order), so that a view is a plain copy of it
+    with a few values replaced: cheaper than merging it into a new dict, which grows as it fills.
+    """
     cache = _public
     if cache[0] is match and cache[1] is deal:
         return cache[2]
@@ -90,31 +94,34 @@ def _public_part(match: Match, deal: Deal) -> dict[str, Any]:
         "monte": deal.monte,
         "discard_count": len(deal.discard),
         "commits": deal.commits,
+        **_PER_VIEW,
     }
     cache[:] = [match, deal, part]
     return part
 
 
+_PER_VIEW = dict.fromkeys(
+    ("phase", "turn", "hand", "hand_counts", "peek", "partner", "discard", "leader", "trick", "tricks", "fuggitivo"))
+
+
 def view(state: State, viewer: int | None) -> dict[str, Any]:
     """Everything `viewer` may know (None = a spectator); a fresh dict whose values are immutable
     (tuples, numbers, strings), except the per-deal summaries of `history`, which must not be mutated."""
-    match, deal = state.match, state.deal
-    hands = state.hands
-    over = state.phase == OVER
+    match, deal, phase, turn, hands, leader, trick, tricks = state  # (views are hot: fields read once)
+    over = phase == OVER
     partner = deal.partner
     if partner == NOBODY or not (deal.partner_public or over or viewer == partner):
         partner = None
-    return {
-        **_public_part(match, deal),
-        "phase": state.phase,
-        "turn": None if state.turn == NOBODY else state.turn,
-        "hand": None if viewer is None else hands[viewer],
-        "hand_counts": (len(hands[0]), len(hands[1]), len(hands[2]), len(hands[3])),
-        "peek": deal.peek if viewer is not None and viewer == match.dealer else None,
-        "partner": partner,
-        "discard": deal.discard if over or (viewer is not None and viewer == deal.declarer) else None,
-        "leader": None if state.leader == NOBODY else state.leader,
-        "trick": state.trick,
-        "tricks": state.tricks,
-        "fuggitivo": None if deal.fug is None else _fuggitivo(state),
-    }
+    out = _public_part(match, deal).copy()
+    out["phase"] = phase
+    out["turn"] = None if turn == NOBODY else turn
+    out["hand"] = None if viewer is None else hands[viewer]
+    out["hand_counts"] = tuple(map(len, hands))
+    out["peek"] = deal.peek if viewer is not None and viewer == match.dealer else None
+    out["partner"] = partner
+    out["discard"] = deal.discard if over or (viewer is not None and viewer == deal.declarer) else None
+    out["leader"] = None if leader == NOBODY else leader
+    out["trick"] = trick
+    out["tricks"] = tricks
+    out["fuggitivo"] = None if deal.fug is None else _fuggitivo(state)
+    return out
