@@ -33,10 +33,13 @@ def _to_engine_event(type_: str, data: Any, public: Any, visible_to: Any, actor:
     return EngineEvent(type_, data, public, frozenset(visible_to) if visible_to is not None else None, actor)
 
 
+#: The columns of an event row as `game_position_at_head` reads it and `game_position_from_tail` receives it.
+ROW_FIELDS = ("seq", "type", "data", "public", "visible_to", "actor")
+
+
 def event_row(event: Event) -> list:
-    """A stored event as the JSON row `game_position_from_tail` folds: [seq, type, data, public, visible_to,
-    actor] (the columns `game_position_at_head` reads)."""
-    return [event.seq, event.type, event.data, event.public, event.visible_to, event.actor]
+    """A stored event as the JSON row `game_position_from_tail` folds (`ROW_FIELDS`)."""
+    return [getattr(event, field) for field in ROW_FIELDS]
 
 
 def _events_between(game: Game, after: int, upto: int) -> list[EngineEvent]:
@@ -108,7 +111,7 @@ def game_position_at_head(*, game: Game, version: int) -> Position | None:
     rows = list(
         Event.objects.filter(game=game, seq__gt=start.version)
         .order_by("seq")
-        .values_list("seq", "type", "data", "public", "visible_to", "actor")[: version - start.version + 1]
+        .values_list(*ROW_FIELDS)[: version - start.version + 1]
     )
     head = rows[-1][0] if rows else start.version
     if head < version:
@@ -118,10 +121,7 @@ def game_position_at_head(*, game: Game, version: int) -> Position | None:
         engine, [_to_engine_event(*row[1:]) for row in rows if row[0] <= version], start)
     _remember((game_id, version), position)
     closed = head == version and bool(rows) and rows[-1][1] == "game.finished"
-    finished = closed or engine.result(position.state) is not None
-    game.version, game.result = head, None
-    game.status = Game.Status.FINISHED if finished else Game.Status.ACTIVE
-    game.to_act = [] if finished else sorted(engine.to_act(position.state))
+    _set_head(game, engine, position, head, closed)
     return position
 
 
@@ -139,11 +139,16 @@ def game_position_from_tail(*, game: Game, version: int, tail: list[list]) -> Po
     engine = engine_for(game)
     position = fold(engine, [_to_engine_event(*row[1:]) for row in tail], start)
     _remember((str(game.id), version), position)
-    finished = tail[-1][1] == "game.finished" or engine.result(position.state) is not None
-    game.version, game.result = version, None
+    _set_head(game, engine, position, version, tail[-1][1] == "game.finished")
+    return position
+
+
+def _set_head(game: Game, engine: Engine, position: Position, head: int, closed: bool) -> None:
+    """Set `game`'s head fields as the log says, for a writer that kept the game's row instead of reading it."""
+    finished = closed or engine.result(position.state) is not None
+    game.version, game.result = head, None
     game.status = Game.Status.FINISHED if finished else Game.Status.ACTIVE
     game.to_act = [] if finished else sorted(engine.to_act(position.state))
-    return position
 
 
 def remember_position(*, game: Game, position: Position) -> None:
