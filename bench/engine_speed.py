@@ -10,11 +10,13 @@ the rounds and the ratio ours / RLCard (target: at least 2 for every game).
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import random
 import statistics
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -24,17 +26,17 @@ from games.engine.chance import Chance  # noqa: E402
 from games.engine.runner import begin, fold  # noqa: E402
 
 
-def ours(kind: str, seats: int, seconds: float) -> tuple[float, float]:
-    """(steps/s, games/s) of random playouts with a view of the acting seat after every step."""
+def _our_games(kind: str, seats: int) -> Iterator[int]:
+    """Random playouts of `kind` (game n seeded by n), a view of the acting seat after every step: yields
+    the steps of each game."""
     engine = registry.get(kind)
     options = engine.normalize_options({}, seats)
     rng = random.Random(0)
-    steps = games = 0
-    started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
-        chance = Chance(f"{games:064x}")
+    for game in itertools.count():
+        chance = Chance(f"{game:064x}")
         position, _ = begin(engine, seats, options, chance)
         state = position.state
+        steps = 0
         while engine.result(state) is None:
             seat = min(engine.to_act(state))
             actions = engine.legal_actions(state, seat)
@@ -43,25 +45,54 @@ def ours(kind: str, seats: int, seconds: float) -> tuple[float, float]:
             state = position.state
             engine.view(state, seat)
             steps += 1
-        games += 1
-    elapsed = time.perf_counter() - started
-    return steps / elapsed, games / elapsed
+        yield steps
 
 
-def rlcard_uno(seconds: float) -> tuple[float, float]:
+def _uno_games() -> Iterator[int]:
+    """RLCard's UNO played by its random agents (`env.run` encodes the state at every step): yields the
+    steps of each game."""
     import rlcard
     from rlcard.agents import RandomAgent
 
     env = rlcard.make("uno", config={"seed": 0})
     env.set_agents([RandomAgent(num_actions=env.num_actions) for _ in range(env.num_players)])
-    steps = games = 0
+    while True:
+        trajectories, _ = env.run(is_training=False)
+        yield sum((len(t) - 1) // 2 for t in trajectories)
+
+
+def _timed(games: Iterator[int], seconds: float) -> tuple[float, float]:
+    """(steps/s, games/s) of the games played in `seconds`."""
+    steps = played = 0
     started = time.perf_counter()
     while time.perf_counter() - started < seconds:
-        trajectories, _ = env.run(is_training=False)
-        steps += sum((len(t) - 1) // 2 for t in trajectories)
-        games += 1
+        steps += next(games)
+        played += 1
     elapsed = time.perf_counter() - started
-    return steps / elapsed, games / elapsed
+    return steps / elapsed, played / elapsed
+
+
+def ours(kind: str, seats: int, seconds: float) -> tuple[float, float]:
+    return _timed(_our_games(kind, seats), seconds)
+
+
+def rlcard_uno(seconds: float) -> tuple[float, float]:
+    return _timed(_uno_games(), seconds)
+
+
+def play_ours(kind: str, seats: int, games: int) -> int:
+    """The steps of the first `games` games (for instruction counts)."""
+    return sum(itertools.islice(_our_games(kind, seats), games))
+
+
+def play_uno(games: int) -> int:
+    return sum(itertools.islice(_uno_games(), games))
+
+
+def cases(kinds: list[str] | None = None) -> list[tuple[str, int]]:
+    """(kind, seats) measured: each game at its fewest seats and at min(4, most)."""
+    return [(kind, seats) for kind in kinds or registry.kinds()
+            for seats in sorted({registry.get(kind).seats.start, min(4, registry.get(kind).seats[-1])})]
 
 
 def main() -> None:
@@ -75,12 +106,11 @@ def main() -> None:
     except ImportError:
         sys.exit('RLCard is missing: pip install -e ".[bench]"')
 
-    cases = [(kind, seats) for kind in args.kinds for seats in sorted({registry.get(kind).seats.start,
-                                                                       min(4, registry.get(kind).seats[-1])})]
+    measured_cases = cases(args.kinds)
     peer: list[float] = []
-    measured: dict[tuple[str, int], list[tuple[float, float]]] = {case: [] for case in cases}
+    measured: dict[tuple[str, int], list[tuple[float, float]]] = {case: [] for case in measured_cases}
     for _ in range(args.rounds):
-        for case in cases:
+        for case in measured_cases:
             peer.append(rlcard_uno(args.seconds)[0])
             measured[case].append(ours(*case, args.seconds))
     uno = statistics.median(peer)
