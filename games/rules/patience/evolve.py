@@ -7,8 +7,9 @@ the flow code reads the state the events produce instead of predicting it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
+from games.engine.handoff import Handoff
 from games.engine.protocol import JSON, Event
 from games.rules.patience.state import (
     GOAL_SIZE,
@@ -167,22 +168,18 @@ class Recorder:
         return after
 
     def done(self) -> list[Event]:
-        """The events, with their folding remembered for the platform's fold that follows."""
-        global _pending
-        _pending = iter(self.steps)
+        """The events, with the tables they lead to offered to the platform's fold that follows."""
+        HANDOFF.offer(self.steps)
         return self.events
 
 
-#: The steps of the last `start`/`decide` call not yet folded. The platform folds the events `decide`
-#: returns onto the same table right away and in order; `evolve` then hands back the tables already
-#: computed instead of computing each twice. A hit needs the very same event and table objects, so it is
-#: exactly the value the handler would return (tables are immutable); anything else (a stored log, a
-#: replay, a second fold) is computed.
-_pending: Iterator[tuple[Event, Table | None, Table]] = iter(())
+#: The tables the last `start`/`decide` computed: the platform folds its events onto the same table right
+#: away, and `evolve` takes them instead of computing each twice (see `games.engine.handoff`).
+HANDOFF = Handoff()
 
 
 def evolve(table: Table | None, event: Event) -> Table:
-    step = next(_pending, None)
-    if step is not None and step[0] is event and step[1] is table:
-        return step[2]
+    found = HANDOFF.take(table, event)
+    if found is not None:
+        return found
     return _HANDLERS[event.type](table, event.data)
