@@ -7,6 +7,7 @@ snapshots and cache.
 from __future__ import annotations
 
 import json
+import logging
 import pickle
 from collections import OrderedDict
 from typing import Any
@@ -18,6 +19,8 @@ from games.engine.protocol import Engine
 from games.engine.protocol import Event as EngineEvent
 from games.engine.runner import Position, fold
 from games.models import Event, Game, Notification, Player, Seat, Snapshot
+
+logger = logging.getLogger(__name__)
 
 _CACHE_SIZE = 512
 _positions: OrderedDict[tuple[str, int], Position] = OrderedDict()
@@ -58,7 +61,13 @@ def _latest_snapshot(game: Game, engine: Engine, upto: int) -> Position | None:
         .values_list("payload", flat=True)
         .first()
     )
-    return pickle.loads(bytes(payload)) if payload is not None else None
+    if payload is None:
+        return None
+    try:
+        return pickle.loads(bytes(payload))
+    except Exception:  # a snapshot of an older layout only speeds reads up: rebuild from the log instead
+        logger.warning("snapshot of game %s at or below %s could not be loaded; folding the log", game.pk, upto)
+        return None
 
 
 def game_position_at(*, game: Game, version: int) -> Position:

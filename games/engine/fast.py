@@ -1,4 +1,4 @@
-"""Cheap construction of frozen slots dataclasses, for the values engines build at every step.
+"""Cheap construction of frozen slots dataclasses and named tuples, for the values engines build at every step.
 
 A frozen dataclass's generated `__init__` sets each field through `object.__setattr__`, which costs more
 than the rest of a small hot function. `fast_init` gives such a class an `__init__` that sets the slots
@@ -24,11 +24,17 @@ def _setters(cls: type) -> tuple[tuple[str, ...], dict[str, Any]]:
 
 
 def fast_constructor(cls: type[T]) -> Callable[..., T]:
-    """A positional constructor for a frozen slots dataclass that sets the slots directly.
+    """A positional constructor for a frozen slots dataclass or a named tuple, without the class call.
 
-    Same object as `cls(*fields)`, without the per-field `object.__setattr__` the generated `__init__`
-    pays (nor the class call). Built like `dataclasses` builds its own.
+    Same object as `cls(*fields)`: a dataclass's slots are set directly, without the per-field
+    `object.__setattr__` its generated `__init__` pays; a named tuple is built by `tuple.__new__`. Built
+    like `dataclasses` builds its own functions.
     """
+    if issubclass(cls, tuple):
+        names = cls._fields  # type: ignore[attr-defined]
+        namespace: dict[str, Any] = {"new": tuple.__new__, "cls": cls}
+        exec(f"def make({', '.join(names)}):\n    return new(cls, ({', '.join(names)},))\n", namespace)  # noqa: S102
+        return namespace["make"]
     names, namespace = _setters(cls)
     body = "".join(f"    set_{name}(obj, {name})\n" for name in names)
     exec(f"def make({', '.join(names)}):\n    obj = new(cls)\n{body}    return obj\n", namespace)  # noqa: S102

@@ -9,24 +9,22 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any, Protocol
-
-from games.engine.fast import fast_init
+from typing import Any, NamedTuple, Protocol
 
 JSON = dict[str, Any]
 Action = dict[str, Any]
 Result = dict[str, Any]
 
 
-@fast_init  # every engine makes several per step: see games.engine.fast
-@dataclass(frozen=True, slots=True)
-class Event:
+class Event(NamedTuple):
     """One fact of a game.
 
     `data` is the whole truth and is what `evolve` reads. When `visible_to` is None the event is public;
     otherwise only those seats see `data` and everybody else sees `public` (which must hold no card).
     `actor` is the seat whose action caused it, None for set-up and chance.
+
+    A named tuple: immutable, and the cheapest value Python builds (engines make several per step; a frozen
+    dataclass costs a call per field). Engines may hand out the same event object more than once.
     """
 
     type: str

@@ -9,27 +9,26 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from games.engine.chance import Chance
-from games.engine.fast import fast_constructor, fast_init
+from games.engine.fast import fast_constructor
 from games.engine.protocol import Action, Engine, Event, IllegalAction
 
 #: Events of this prefix belong to the platform (creation, seed reveal), not to the rules.
 PLATFORM_PREFIX = "game."
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
-class Position:
-    """A state together with how many events and shuffles produced it."""
+class Position(NamedTuple):
+    """A state together with how many events and shuffles produced it (a named tuple: `fold` makes one per
+    action). Snapshots pickle it: a change of its class goes with a new `state_version` of every engine."""
 
     state: Any
     version: int
     shuffles: int
 
 
-#: `Position(state, version, shuffles)` without the frozen `__init__`: `fold` makes one per action.
+#: `Position(state, version, shuffles)` without the class call.
 _position = fast_constructor(Position)
 
 
