@@ -4,6 +4,6 @@ engine from `PatienceEngine(variant)`.
 """
 
 from games.rules.patience.engine import PatienceEngine
-from games.rules.patience.variant import Move, Obligation, Variant, in_reach, reaches
+from games.rules.patience.variant import Move, Obligation, Variant, in_reach, natural_cards, reaches
 
-__all__ = ["Move", "Obligation", "PatienceEngine", "Variant", "in_reach", "reaches"]
+__all__ = ["Move", "Obligation", "PatienceEngine", "Variant", "in_reach", "natural_cards", "reaches"]

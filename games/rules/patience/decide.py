@@ -4,16 +4,21 @@ A play may empty the goal pile (the game ends at once) or the hand (five more ca
 turn goes on). A discard or an `end_turn` closes the turn and passes it: dead turns are counted, a
 blocked game or the turn limit ends the game, otherwise the hand is refilled (Spite and Malice) or the
 next player fills theirs as their turn begins (Diavoletto).
+
+The facts are worked out from the table the action is taken on, and what the action itself takes away
+(a discard one card of the hand): the platform folds the events right after, so applying them here too
+would compute every table twice. Only the rare paths that read a table some events lead to (a game
+ends, a pile is recycled, a game is dealt) fold those events with `evolve` first.
 """
 
 from __future__ import annotations
 
 from games.engine.protocol import JSON, Action, Event, IllegalAction, Rng
-from games.rules.patience.evolve import Recorder
-from games.rules.patience.moves import NEW, check_ending, check_play, may_end
+from games.rules.patience.evolve import evolve
+from games.rules.patience.moves import NEW, check_ending, check_play, may_end, obligation
 from games.rules.patience.scoring import finish_game
-from games.rules.patience.state import HAND_SIZE, KING, ROWS, Table, goal_top, make_event
-from games.rules.patience.turns import draw, fill_hand, open_turn
+from games.rules.patience.state import HAND_SIZE, KING, ROWS, Table, make_event
+from games.rules.patience.turns import draw, fill_hand
 from games.rules.patience.variant import Variant
 
 #: Two consecutive turns with nothing to draw and no card moved end the game as blocked.
@@ -23,65 +28,68 @@ BLOCKING_DEAD_TURNS = 2
 def decide(variant: Variant, table: Table, seat: int, action: Action, rng: Rng) -> list[Event]:
     """The events `action` of `seat` (the seat to act, action already shape-checked) causes."""
     kind = action["type"]
-    log = Recorder(table)
-    if kind == "play":
-        _play(log, variant, seat, action, rng)
-    elif kind == "discard":
-        check_ending(variant, table, seat)
+    if kind == "discard":
+        pending = obligation(variant, table, seat)  # `check_ending`, inlined: asked at most steps
+        if pending is not None:
+            raise IllegalAction(pending.code, pending.message)
         card, row = action["card"], action["pile"]
-        if card not in table.hands[seat]:
+        hand = table.hands[seat]
+        if card not in hand:
             raise IllegalAction("card_not_in_hand", f"{card} is not in your hand")
         if not 0 <= row < ROWS:
             raise IllegalAction("no_such_row", f"discard row {row} does not exist (rows are 0..3)")
-        _close_turn(log, variant, rng, "discard", {"seat": seat, "card": card, "pile": row})
-    elif kind == "end_turn":
+        return _close_turn(variant, table, rng, "discard", {"seat": seat, "card": card, "pile": row}, len(hand) - 1)
+    if kind == "play":
+        return _play(variant, table, seat, action, rng)
+    if kind == "end_turn":
         check_ending(variant, table, seat)
         if not may_end(variant, table, seat):
             raise IllegalAction("must_discard", "put one card of your hand on a discard row to end the turn")
-        _close_turn(log, variant, rng, "end_turn", {"seat": seat})
-    else:
-        raise IllegalAction("unknown_action", f"unknown action type {kind!r}")
-    return log.done()
+        return _close_turn(variant, table, rng, "end_turn", {"seat": seat}, len(table.hands[seat]))
+    raise IllegalAction("unknown_action", f"unknown action type {kind!r}")
 
 
-def _play(log: Recorder, variant: Variant, seat: int, action: Action, rng: Rng) -> None:
-    table = log.table
-    source, row, card, where = check_play(variant, table, seat, action)
+def _play(variant: Variant, table: Table, seat: int, action: Action, rng: Rng) -> list[Event]:
+    (source, row, card, where), pile_value = check_play(variant, table, seat, action)
     opened = where == NEW
     if opened:
         where = table.next_pile
-        completes = False
-    else:
-        completes = len(next(cards for ident, cards in table.centre if ident == where)) == KING - 1
     data = {"seat": seat, "source": source, "card": card, "center": where, "opened": opened,
-            "completed": completes}
+            "completed": pile_value == KING - 1}
     if row is not None:
         data["pile"] = row
+    goal = table.goals[seat]
     if source == "goal":
-        data["goal_top"] = table.goals[seat][1] if len(table.goals[seat]) > 1 else None
-    table = log.emit(make_event("play", data, None, None, seat))
-    if source == "goal" and goal_top(table, seat) is None:
-        finish_game(log, variant, rng, "goal_emptied", seat)
-    elif source == "hand" and not table.hands[seat]:
-        draw(log, variant, seat, HAND_SIZE, rng, "empty_hand")
+        data["goal_top"] = goal[1] if len(goal) > 1 else None
+    play = make_event("play", data, None, None, seat)
+    if source == "goal" and len(goal) == 1:
+        return [play, *finish_game(variant, evolve(table, play), rng, "goal_emptied", seat)]
+    if source == "hand" and len(table.hands[seat]) == 1:
+        return [play, *draw(variant, evolve(table, play), seat, HAND_SIZE, rng, "empty_hand")]
+    return [play]
 
 
-def _close_turn(log: Recorder, variant: Variant, rng: Rng, kind: str, data: JSON) -> None:
-    """Emit the discard or end_turn that passes the turn, then the end of the game or the draws.
+def _close_turn(variant: Variant, table: Table, rng: Rng, kind: str, data: JSON, held: int) -> list[Event]:
+    """The discard or end_turn that passes the turn (leaving `held` cards in the hand), then the end of the
+    game or the draws.
 
     A turn is dead when no card went to the centre and nothing is left to draw (stock and completed
     empty): without moves nothing was drawn or completed during the turn, so this is also how it began.
+    Closing the turn changes neither the stock, the completed piles nor the other hand, which the draws
+    read from `table`.
     """
-    match, turn, _, _, _, stock, _, _, completed = log.table
+    match, turn, hands, _, _, stock, _, _, completed = table
     seat, number, moved, dead_turns = turn
     dead_turns = dead_turns + 1 if not (moved or stock or completed) else 0
     data["dead_turns"] = dead_turns
-    log.emit(make_event(kind, data, None, None, seat))
+    closing = make_event(kind, data, None, None, seat)
     if dead_turns >= BLOCKING_DEAD_TURNS:
-        finish_game(log, variant, rng, "blocked")
-    elif number >= match.max_turns:
-        finish_game(log, variant, rng, "turn_limit")
-    elif variant.draw_at_turn_start:
-        open_turn(log, variant, rng)
-    else:
-        fill_hand(log, variant, seat, rng, "refill")
+        return [closing, *finish_game(variant, evolve(table, closing), rng, "blocked")]
+    if number >= match.max_turns:
+        return [closing, *finish_game(variant, evolve(table, closing), rng, "turn_limit")]
+    if variant.draw_at_turn_start:
+        other = 1 - seat
+        return [closing, *fill_hand(variant, table, other, len(hands[other]), rng, "turn_start")]
+    if held >= HAND_SIZE:
+        return [closing]
+    return [closing, *draw(variant, table, seat, HAND_SIZE - held, rng, "refill")]  # `fill_hand`, inlined

@@ -54,7 +54,7 @@ class PatienceEngine(BaseEngine):
     """One two-player competitive patience; everything game-specific comes from `variant`."""
 
     seats = range(2, 3)
-    state_version = 2  # 2: Table and Turn are named tuples, whose pickles differ from the dataclasses of 1
+    state_version = 3  # 2: Table and Turn are named tuples (1: dataclasses); 3: so is the snapshot's Position
     action_schemas = ACTION_SCHEMAS
     options = OPTIONS
     complete_legal_actions = True

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from games.engine.cards import FRENCH_VALUE
 from games.engine.protocol import Action, IllegalAction
+from games.engine.shared import SharedDict
 from games.rules.patience.state import JOKER, KING, ROWS, Table, pile_index
 from games.rules.patience.variant import Move, Obligation, Variant
 
@@ -17,29 +18,16 @@ NEW = "new"
 _VALUE = FRENCH_VALUE
 
 
-class SharedAction(dict):
-    """A legal action built once and handed out by every `legal_actions` call (a random playout lists
-    about twenty discards per step; building them anew was a sixth of its time). It is a plain dict to
-    every reader (JSON, ==, `dict(action)`), but refuses to be changed, since every caller shares it:
-    copy it first (`dict(action)`) to build a variant of it."""
-
-    __slots__ = ()
-
-    def _refuse(self, *args: object, **kwargs: object) -> None:
-        raise TypeError("legal actions are shared and read-only: change a copy, dict(action)")
-
-    __setitem__ = __delitem__ = __ior__ = clear = pop = popitem = setdefault = update = _refuse  # type: ignore
-
-    def __reduce__(self) -> tuple[type, tuple[dict]]:
-        return SharedAction, (dict(self),)
-
+# Legal actions are built once and handed out by every `legal_actions` call (a random playout lists about
+# twenty discards per step; building them anew was a sixth of its time): read-only `SharedDict`s, plain
+# dicts to every reader. `dict(action)` gives a copy to change.
 
 #: The four discard actions of each card.
 _DISCARDS: dict[str, tuple[Action, ...]] = {
-    card: tuple(SharedAction(type="discard", card=card, pile=row) for row in range(ROWS))
+    card: tuple(SharedDict(type="discard", card=card, pile=row) for row in range(ROWS))
     for card in (*_VALUE, JOKER)
 }
-_END_TURN = SharedAction(type="end_turn")
+_END_TURN = SharedDict(type="end_turn")
 #: (variant, table, seat, obligation) of the last lookup: `decide` asks again about the table that
 #: `legal_actions` has just listed, and tables are immutable, so the answer is the same object.
 _last_obligation: tuple[Variant | None, Table | None, int, Obligation | None] = (None, None, -1, None)
@@ -48,6 +36,10 @@ _last_obligation: tuple[Variant | None, Table | None, int, Obligation | None] = 
 def obligation(variant: Variant, table: Table, seat: int) -> Obligation | None:
     """The compulsory play in force for `seat` (the variant's rule, asked once per table)."""
     global _last_obligation
+    cards = variant.obligation_cards
+    goal = table.goals[seat]
+    if cards.isdisjoint(table.hands[seat]) and not (goal and goal[0] in cards):
+        return None  # the usual case, answered without asking the variant
     last = _last_obligation
     if last[1] is table and last[2] == seat and last[0] is variant:
         return last[3]
@@ -80,34 +72,37 @@ def move_action(move: Move) -> Action:
 
 #: (variant, centre, places) of the last `places` call: most steps leave the centre untouched (the same
 #: tuple), so where each card may go is usually already known.
-_last_places: tuple[Variant | None, tuple | None, dict[str, list[int | str]]] = (None, None, {})
-#: The cards of each value (None: the joker), for `places`.
-_CARDS_OF: dict[int | None, tuple[str, ...]] = {
-    None: (JOKER,), **{value: tuple(card for card, v in _VALUE.items() if v == value) for value in range(1, 14)}
-}
+_last_places: tuple[Variant | None, tuple | None, list[list[int | str] | None]] = (None, None, [])
+#: The index of each card in `places`: its value (Ace 1 .. King 13), 0 for the joker.
+_PLACE_OF: dict[str, int] = {**_VALUE, JOKER: 0}
 
 
-def places(variant: Variant, centre: tuple) -> dict[str, list[int | str]]:
-    """Where each card may go (cards that may go nowhere are missing): pile ids in centre order, `NEW`
-    first. A natural card goes on a pile one lower (an Ace opens a new pile); a joker on any pile from
-    the variant's lowest value, and opens one when the variant allows it. The lists are shared: read only.
+def places(variant: Variant, centre: tuple) -> list[list[int | str] | None]:
+    """Where the cards of each value may go, indexed by `_PLACE_OF[card]`, None where they may go nowhere:
+    pile ids in centre order, `NEW` first. A natural card goes on a pile one lower (an Ace opens a new
+    pile); a joker on any pile from the variant's lowest value, and opens one when the variant allows it.
+    The lists are shared: read only. (By value, not by card: a new centre after each play is listed at
+    the cost of its piles, not of every card that fits.)
     """
     global _last_places
     last = _last_places
     if last[1] is centre and last[0] is variant:
         return last[2]
+    found: list[list[int | str] | None] = [None] * (KING + 1)
+    found[1] = [NEW]
     jokers: list[int | str] = [NEW] if variant.joker_opens else []
-    by_value: dict[int | None, list[int | str]] = {1: [NEW], None: jokers}
     low = variant.joker_min_pile
     for ident, cards in centre:
         value = len(cards)
-        if value + 1 in by_value:
-            by_value[value + 1].append(ident)
+        wheres = found[value + 1]
+        if wheres is None:
+            found[value + 1] = [ident]
         else:
-            by_value[value + 1] = [ident]
+            wheres.append(ident)
         if value >= low:
             jokers.append(ident)
-    found = {card: wheres for value, wheres in by_value.items() if wheres for card in _CARDS_OF[value]}
+    if jokers:
+        found[0] = jokers
     _last_places = (variant, centre, found)
     return found
 
@@ -120,37 +115,49 @@ def legal_actions(variant: Variant, table: Table, seat: int) -> list[Action]:
     match, turn, hands, goals, rows, _, centre, _, _ = table
     if match.over or seat != turn.current:
         return []
-    pending = obligation(variant, table, seat)
-    if pending is not None and pending.moves is not None:
-        return [move_action(move) for move in pending.moves]
-    where_to = places(variant, centre)
-    out: list[Action] = []
-    hand = dict.fromkeys(hands[seat])
-    for card in hand:
-        if card in where_to:
-            for where in where_to[card]:
-                out.append({"type": "play", "source": "hand", "card": card, "center": where})
+    hand = hands[seat]
     goal = goals[seat]
-    if goal and goal[0] in where_to:
+    compulsory = variant.obligation_cards
+    if compulsory.isdisjoint(hand) and not (goal and goal[0] in compulsory):
+        pending = None  # `obligation`'s usual case, inlined: asked at every step
+    else:
+        pending = obligation(variant, table, seat)
+        if pending is not None and pending.moves is not None:
+            return [move_action(move) for move in pending.moves]
+    last = _last_places  # `places`' memo, checked here: no call when it holds
+    where_to = last[2] if last[1] is centre and last[0] is variant else places(variant, centre)
+    out: list[Action] = []
+    distinct = dict.fromkeys(hand)
+    for card in distinct:
+        wheres = where_to[_PLACE_OF[card]]
+        if wheres is not None:
+            for where in wheres:
+                out.append({"type": "play", "source": "hand", "card": card, "center": where})
+    if goal:
         card = goal[0]
-        for where in where_to[card]:
-            out.append({"type": "play", "source": "goal", "card": card, "center": where})
+        wheres = where_to[_PLACE_OF[card]]
+        if wheres is not None:
+            for where in wheres:
+                out.append({"type": "play", "source": "goal", "card": card, "center": where})
     for row, cards in enumerate(rows[seat]):
-        if cards and cards[-1] in where_to:
+        if cards:
             card = cards[-1]
-            for where in where_to[card]:
-                out.append({"type": "play", "source": "discard", "pile": row, "card": card, "center": where})
+            wheres = where_to[_PLACE_OF[card]]
+            if wheres is not None:
+                for where in wheres:
+                    out.append({"type": "play", "source": "discard", "pile": row, "card": card, "center": where})
     if pending is not None:
         return out
-    for card in hand:
+    for card in distinct:
         out += _DISCARDS[card]
     if not hand or (variant.end_after_move and turn.moved):  # `may_end`, inlined: asked at every step
         out.append(_END_TURN)
     return out
 
 
-def check_play(variant: Variant, table: Table, seat: int, action: Action) -> Move:
-    """The play `action` names, or IllegalAction saying why it may not be made."""
+def check_play(variant: Variant, table: Table, seat: int, action: Action) -> tuple[Move, int]:
+    """The play `action` names and the value of the pile it goes on (0: a new pile), or IllegalAction
+    saying why it may not be made."""
     source, card, where = action["source"], action["card"], action["center"]
     row = action.get("pile")
     if source == "discard":
@@ -183,7 +190,7 @@ def check_play(variant: Variant, table: Table, seat: int, action: Action) -> Mov
         raise IllegalAction(pending.code, pending.message)
     if not fits(variant, pile_value, card):
         raise IllegalAction("invalid_play", _misfit(variant, card, pile_value))
-    return move
+    return move, pile_value
 
 
 def _misfit(variant: Variant, card: str, pile_value: int) -> str:

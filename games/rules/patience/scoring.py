@@ -8,7 +8,7 @@ the next game is dealt at once until someone's total reaches it.
 from __future__ import annotations
 
 from games.engine.protocol import Event, Result, Rng
-from games.rules.patience.evolve import Recorder
+from games.rules.patience.evolve import evolve
 from games.rules.patience.setup import deal_game
 from games.rules.patience.state import Table
 from games.rules.patience.variant import Variant
@@ -25,21 +25,21 @@ def game_points(table: Table, reason: str, winner: int | None) -> tuple[int | No
     return winner, points
 
 
-def finish_game(log: Recorder, variant: Variant, rng: Rng, reason: str, winner: int | None = None) -> None:
-    """Score the game; deal the next one when a match goes on."""
-    table = log.table
+def finish_game(variant: Variant, table: Table, rng: Rng, reason: str, winner: int | None = None) -> list[Event]:
+    """Score the game ending on `table`; deal the next one when a match goes on."""
     match = table.match
     winner, points = game_points(table, reason, winner)
     totals = [match.totals[0] + points[0], match.totals[1] + points[1]]
     match_over = match.target is None or max(totals) >= match.target
-    log.emit(Event("game_over", {
+    over = Event("game_over", {
         "game": match.game, "winner": winner, "reason": reason,
         "points": {"0": points[0], "1": points[1]},
         "totals": {"0": totals[0], "1": totals[1]},
         "match_over": match_over,
-    }))
-    if not match_over:
-        deal_game(log, variant, rng, match.game + 1)
+    })
+    if match_over:
+        return [over]
+    return [over, *deal_game(variant, evolve(table, over), rng, match.game + 1)]
 
 
 def result(table: Table) -> Result | None:

@@ -11,43 +11,44 @@ to seat 0, the next ones to seat 1, the rest is the stock (top first).
 
 from __future__ import annotations
 
+from functools import reduce
+
 from games.engine.cards import FRENCH_VALUE, french_deck
 from games.engine.chance import shuffle_event
 from games.engine.protocol import JSON, Event, Rng
-from games.rules.patience.evolve import Recorder
-from games.rules.patience.state import GOAL_SIZE, SEATS
+from games.rules.patience.evolve import evolve
+from games.rules.patience.state import GOAL_SIZE, SEATS, Table
 from games.rules.patience.turns import open_turn
 from games.rules.patience.variant import Variant
 
 _GOAL_PACK = french_deck()
 
 
-def deal_game(log: Recorder, variant: Variant, rng: Rng, number: int) -> None:
-    """Emit the set-up of game `number` up to the first player's first decision."""
-    log.emit(Event("game_start", {"game": number}))
+def deal_game(variant: Variant, table: Table, rng: Rng, number: int) -> list[Event]:
+    """The set-up of game `number` up to the first player's first decision (`table`: the match before it)."""
+    events = [Event("game_start", {"game": number})]
     while True:
         event, order = shuffle_event(rng, list(_GOAL_PACK), "goal")
-        log.emit(event)
         tops = [order[0], order[GOAL_SIZE]]
         values = [FRENCH_VALUE[top] for top in tops]
         first = None if values[0] == values[1] else int(values[1] > values[0])
-        log.emit(Event("goal_tops", {"tops": tops, "first": first}))
+        events += (event, Event("goal_tops", {"tops": tops, "first": first}))
         if first is not None:
             break
     event, order = shuffle_event(rng, french_deck(variant.stock_jokers), "stock")
-    log.emit(event)
+    events.append(event)
     size = variant.initial_hand
     if size:
         for seat in range(SEATS):
             cards = order[seat * size:(seat + 1) * size]
-            log.emit(Event("deal", {"seat": seat, "cards": cards}, public={"seat": seat, "count": len(cards)},
-                           visible_to=frozenset((seat,))))
-    open_turn(log, variant, rng)
+            events.append(Event("deal", {"seat": seat, "cards": cards}, public={"seat": seat, "count": len(cards)},
+                                visible_to=frozenset((seat,))))
+    if variant.draw_at_turn_start:  # the first player draws from the table just dealt (folded here for it)
+        events += open_turn(variant, reduce(evolve, events, table), rng)
+    return events
 
 
 def start_events(variant: Variant, options: JSON, rng: Rng) -> list[Event]:
     """The match set-up: its options, then the first game."""
-    log = Recorder(None)
-    log.emit(Event("setup", {"target": options["target"], "max_turns": options["max_turns"]}))
-    deal_game(log, variant, rng, 1)
-    return log.done()
+    setup = Event("setup", {"target": options["target"], "max_turns": options["max_turns"]})
+    return [setup, *deal_game(variant, evolve(None, setup), rng, 1)]

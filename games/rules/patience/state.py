@@ -86,7 +86,7 @@ class Table(NamedTuple):
     completed: Cards               # cards of piles that reached the King, in completion order
 
     def with_(self, **changes: object) -> Table:
-        """A copy with some fields changed, for the rare events (the hot ones call `make_table`)."""
+        """A copy with some fields changed, for the rare events (the hot ones build their tables directly)."""
         return self._replace(**changes)
 
 
@@ -126,17 +126,6 @@ def pile_index(table: Table, pile_id: int) -> int:
         if ident == pile_id:
             return index
     return -1
-
-
-def goal_top(table: Table, seat: int) -> str | None:
-    goal = table.goals[seat]
-    return goal[0] if goal else None
-
-
-def without_one(cards: Cards, card: str) -> Cards:
-    """`cards` minus one copy of `card` (which must be there)."""
-    index = cards.index(card)
-    return cards[:index] + cards[index + 1:]
 
 
 def table_cards(table: Table) -> list[str]:

@@ -31,7 +31,11 @@ class Obligation:
 
 @dataclass(frozen=True, slots=True)
 class Variant:
-    """The rules one game passes to the shared patience engine."""
+    """The rules one game passes to the shared patience engine.
+
+    `obligation` is asked only while one of `obligation_cards` is in the hand or on top of the goal pile:
+    elsewhere no obligation may be in force, and the usual table is answered without a call.
+    """
 
     kind: str
     title: str
@@ -44,6 +48,7 @@ class Variant:
     recycle_below: int | None    # recycle when the stock holds fewer cards than this (None: than the draw needs)
     recycle_with_stock: bool     # True: stock + completed become a new stock; False: completed go under it
     obligation: Callable[[Table, int], Obligation | None]  # the compulsory play in force, if any
+    obligation_cards: frozenset[str]  # the cards that can put an obligation in force (see above)
 
 
 #: Natural cards by value range: `_IN_RANGE[low, high]` holds every card of value low..high.
@@ -52,6 +57,11 @@ _IN_RANGE: dict[tuple[int, int], frozenset[str]] = {
     for low in range(1, 14) for high in range(low, 14)
 }
 _OF_VALUE: dict[int, frozenset[str]] = {value: _IN_RANGE[value, value] for value in range(1, 14)}
+
+
+def natural_cards(low: int, high: int) -> frozenset[str]:
+    """Every natural card (no joker) of value `low` to `high`."""
+    return _IN_RANGE[low, high]
 
 
 def reaches(table: Table, seat: int, value: int, up_to: int | None = None) -> bool:
@@ -65,7 +75,8 @@ def reaches(table: Table, seat: int, value: int, up_to: int | None = None) -> bo
 def in_reach(table: Table, seat: int, value: int) -> list[tuple[str, str]]:
     """(source, card) for each distinct natural card of `value` in the hand or on top of the goal pile."""
     wanted = _OF_VALUE[value]
-    found = [("hand", card) for card in dict.fromkeys([card for card in table.hands[seat] if card in wanted])]
+    hand = table.hands[seat]
+    found = [] if wanted.isdisjoint(hand) else [("hand", card) for card in dict.fromkeys(hand) if card in wanted]
     goal = table.goals[seat]
     if goal and goal[0] in wanted:
         found.append(("goal", goal[0]))

@@ -7,7 +7,7 @@ and the stock reshuffled with the completed piles when it holds fewer than 12 ca
 
 from __future__ import annotations
 
-from games.rules.patience import Move, Obligation, Variant, in_reach, reaches
+from games.rules.patience import Move, Obligation, Variant, in_reach, natural_cards, reaches
 from games.rules.patience.state import Table
 
 _ACES = "an Ace in your hand or on your goal pile must be played to a new pile first"
@@ -30,7 +30,7 @@ def forced_plays(table: Table, seat: int) -> Obligation | None:
 
 
 VARIANT = Variant(
-    kind="spite-and-malice", title="Spite and Malice", obligation=forced_plays,
+    kind="spite-and-malice", title="Spite and Malice", obligation=forced_plays, obligation_cards=natural_cards(1, 2),
     stock_jokers=4, initial_hand=5, draw_at_turn_start=False,  # 56-card stock pack, hands refilled after the turn
     joker_opens=True, joker_min_pile=2, end_after_move=True,  # a joker is anything but a Two; discard optional
     recycle_below=12, recycle_with_stock=True)  # fewer than 12 left: reshuffle stock and completed piles

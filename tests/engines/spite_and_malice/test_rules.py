@@ -3,6 +3,7 @@ limits and visibility."""
 
 from __future__ import annotations
 
+import copy
 import json
 import pickle
 import random
@@ -380,3 +381,38 @@ def test_listed_actions_are_plain_json_and_shared_ones_cannot_be_changed():
     assert legal(table) == actions and changed != shared
     after, _ = play(ENGINE, table, 0, pickle.loads(pickle.dumps(shared)))
     assert after.rows[0][shared["pile"]] == (shared["card"],)
+
+
+def test_view_parts_shared_with_later_views_cannot_be_changed():
+    table = position(ENGINE, hands=["3C 4C 6C 8S 10S", "5H 6H 7H 8H 9H"], goals=["KC QD", "QC JC"],
+                     centre=["AS 2S"], completed="AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH", target=50,
+                     totals=(3, 4))
+    view = ENGINE.view(table, 0)
+    pile = view["centre"][0]
+    for shared in (view["centre"], pile, pile["cards"], view["completed"], view["totals"], view["games"]):
+        with pytest.raises(TypeError):
+            shared.clear()
+    view["players"][0]["hand"].append("KS")  # the rest of a view is the caller's own
+    view["turn"] = 99
+    again = ENGINE.view(table, 0)
+    assert again["centre"] == [{"id": 0, "value": 2, "cards": ["AS", "2S"]}] and again["totals"] == {"0": 3, "1": 4}
+    assert again["players"][0]["hand"] == ["3C", "4C", "6C", "8S", "10S"] and again["turn"] == 1
+    assert json.loads(json.dumps(again)) == again and pickle.loads(pickle.dumps(again)) == again
+    assert copy.deepcopy(again) == again
+
+
+def test_no_obligation_without_one_of_the_obligation_cards_in_reach():
+    """`obligation_cards` lets the engine answer most tables without asking the variant's rule: check on
+    every table of random matches that the rule agrees."""
+    variant = ENGINE.variant
+    compulsory = variant.obligation_cards
+    for seed in range(4):
+        playout = random_playout(ENGINE, 2, {"target": 12, "max_turns": 200}, SEED, random.Random(seed),
+                                 with_view=False)
+        table = None
+        for event in playout.events:
+            table = ENGINE.evolve(table, event)
+            for seat in (0, 1):
+                goal = table.goals[seat]
+                if compulsory.isdisjoint(table.hands[seat]) and not (goal and goal[0] in compulsory):
+                    assert variant.obligation(table, seat) is None
