@@ -1,15 +1,29 @@
 """Validate an action and return every fact it causes, up to the next decision a player must take.
 
-After the acting player's own events, the automatic steps follow in a loop (gatta check, trick won, hand
-scored, end of match or next deal), each folded (`fold_ahead`) so the next step sees the state it needs.
+After the acting player's own events, the automatic steps follow (gatta check, trick won, hand scored,
+end of match or next deal). A card played knows them from the state before it; after the declarations,
+the exchange or a forfeit, the events are folded first (`fold_ahead`) so the check sees the state it needs.
+The events whose values repeat are the shared ones of `events`.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
 
 from games.engine.protocol import Action, Event, IllegalAction, Rng
-from games.rules.muscio.deal import ONLY, hand_events, new_event
+from games.rules.muscio.deal import hand_events
+from games.rules.muscio.events import (
+    DECLARED,
+    EXCHANGED,
+    FORFEIT_ANSWER,
+    NO_EXCHANGE,
+    ONLY,
+    PLAYED_DOWN,
+    PLAYED_UP,
+    READY,
+    TRICK_WON,
+    new_event,
+)
 from games.rules.muscio.evolve import fold_ahead
 from games.rules.muscio.rules import (
     blinde_available,
@@ -22,7 +36,6 @@ from games.rules.muscio.rules import (
     winner_of,
 )
 from games.rules.muscio.state import (
-    AUTOMATIC,
     BLINDE,
     CHECK,
     DECLARE,
@@ -32,8 +45,9 @@ from games.rules.muscio.state import (
     PASS,
     PLAY,
     PLAYING,
-    SCORED,
-    TRICK_DONE,
+    TRICKS,
+    Deal,
+    Match,
     State,
 )
 
@@ -53,39 +67,41 @@ def decide(state: State, seat: int, action: Action, rng: Rng) -> list[Event]:
     if seat != state.turn:
         raise IllegalAction("not_your_turn", f"seat {seat} may not act now")
     kind = action.get("type")
+    if phase == PLAYING and kind == "play":  # (the usual step, ahead of the general phase check)
+        return _play(state, seat, action, rng)
     if kind not in _PHASE_ACTIONS.get(phase, ()):
         expected = ", ".join(_PHASE_ACTIONS.get(phase, ())) or "nothing"
         raise IllegalAction("wrong_phase", f"{kind!r} is not an action of {_PHASE_NAMES.get(phase, phase)}; "
                                            f"expected: {expected}")
-    if phase == PLAYING:
-        return _play(state, seat, action, rng)
     if phase == DECLARE:
         events = _declare(state, seat, action)
-        if seat != state.deal.dealer:
-            return events  # the next player declares: nothing automatic follows
+        if seat != state.deal.dealer or kind == "play":
+            return events  # the next player declares, or the dealer who plays is asked about the exchange
     elif phase == EXCHANGE:
         events = _exchange(state, seat, action)
     else:
-        _no_extra_fields(action)
-        events = [new_event("forfeit", {"seat": seat, "forfeit": kind == "forfeit"}, None, None, seat)]
+        if len(action) != 1:
+            raise _extra_fields(action)
+        events = [FORFEIT_ANSWER[seat][kind == "forfeit"]]
         if kind == "no_forfeit":
             return events  # the other participant is asked, or the play begins
     return _continue(state, events, rng)
 
 
-def _no_extra_fields(action: Action) -> None:
-    if len(action) != 1:  # (it holds the "type")
-        raise IllegalAction("invalid_action", f"{action['type']!r} takes no field here")
+def _extra_fields(action: Action) -> IllegalAction:
+    """The refusal of an action that holds more than its "type" where it takes no field."""
+    return IllegalAction("invalid_action", f"{action['type']!r} takes no field here")
 
 
 def _declare(state: State, seat: int, action: Action) -> list[Event]:
-    _no_extra_fields(action)
+    if len(action) != 1:
+        raise _extra_fields(action)
     choice = _DECLARATIONS[action["type"]]
     if choice == PASS and not pass_allowed(state, seat):
         raise IllegalAction("must_play", "at least two players must take part: you may not pass")
     if choice == BLINDE and not blinde_available(state):
         raise IllegalAction("blinde_taken", "the blinde has already been taken")
-    events = [new_event("declared", {"seat": seat, "declaration": choice}, None, None, seat)]
+    events = [DECLARED[seat][choice]]
     if choice == BLINDE:
         cards = list(state.deal.blinde)
         events.append(new_event("blinde_taken", {"seat": seat, "cards": cards}, {"seat": seat, "count": len(cards)},
@@ -95,12 +111,13 @@ def _declare(state: State, seat: int, action: Action) -> list[Event]:
 
 def _exchange(state: State, seat: int, action: Action) -> list[Event]:
     if action["type"] == "no_exchange":
-        _no_extra_fields(action)
-        return [new_event("no_exchange", {"seat": seat}, None, None, seat)]
+        if len(action) != 1:
+            raise _extra_fields(action)
+        return [NO_EXCHANGE[seat]]
     card = action.get("card")
     if card not in state.hands[seat]:
         raise IllegalAction("card_not_in_hand", "you can only give up a card of your hand")
-    return [new_event("exchanged", {"seat": seat, "card": card}, {"seat": seat}, ONLY[seat], seat)]
+    return [EXCHANGED[seat][card]]
 
 
 def _play(state: State, seat: int, action: Action, rng: Rng) -> list[Event]:
@@ -109,67 +126,69 @@ def _play(state: State, seat: int, action: Action, rng: Rng) -> list[Event]:
         raise IllegalAction("invalid_action", "name the card to play: {\"type\": \"play\", \"card\": ...}")
     if len(action) != 2:
         raise IllegalAction("invalid_action", "'play' takes only the field 'card'")
-    if card not in state.hands[seat]:
-        raise IllegalAction("card_not_in_hand", "that card is not in your hand")
     cards, face_down = play_options(state, seat)
-    if card not in cards:
+    if card not in cards:  # (the legal cards are some of the hand: which refusal, the hand tells)
+        if card not in state.hands[seat]:
+            raise IllegalAction("card_not_in_hand", "that card is not in your hand")
         code, message = refusal(state, seat, card)
         raise IllegalAction(code, message)
-    if face_down:
-        event = new_event("played", {"seat": seat, "card": card, "face_down": True},
-                          {"seat": seat, "face_down": True}, ONLY[seat], seat)
-    else:
-        event = new_event("played", {"seat": seat, "card": card, "face_down": False}, None, None, seat)
-    if len(state.trick) + 1 < len(state.deal.participants):
+    event = (PLAYED_DOWN if face_down else PLAYED_UP)[seat][card]
+    trick = state.trick
+    deal = state.deal
+    if len(trick) + 1 < len(deal.participants):
         return [event]
-    return _continue(state, [event], rng)
+    done = len(state.history)
+    winner = winner_of((*trick, (seat, card, face_down)), deal.trump)
+    events = [event, TRICK_WON[winner][done]]
+    if done + 1 < TRICKS:  # its winner leads the next trick
+        return events
+    won = [*state.won]  # the last trick: the hand is scored
+    won[winner] += 1
+    return _hand_over(state.match, deal, won, events, rng)
 
 
 def _continue(state: State, events: list[Event], rng: Rng) -> list[Event]:
-    """Fold `events`, then emit the automatic facts until a player must decide (or the match is over)."""
+    """Fold `events`, then emit the automatic facts that follow: the gatta check once the declarations and
+    the exchange are over, the score once the hand is decided without play (a gatta, a forfeit)."""
     state = fold_ahead(state, events, fresh=True)
-    while state.phase in AUTOMATIC:
-        if state.phase == SCORED:
-            # The last automatic step: the match ends or the next hand is dealt (its declarations follow).
-            events.extend(_scored(state, rng))
+    if state.phase == CHECK:
+        found = gatte(state)
+        if not found:
+            events.append(_ready(state.deal))
             return events
-        step = _AUTO[state.phase](state, rng)
-        state = fold_ahead(state, step)
-        events.extend(step)
+        shown = _gatta(state, found)
+        state = fold_ahead(state, [shown])
+        events.append(shown)
+    if state.phase == HAND_DONE:
+        return _hand_over(state.match, state.deal, state.won, events, rng)
     return events
 
 
-def _check(state: State, rng: Rng) -> list[Event]:
-    """§7 gatta check, then (no gatta) who leads and who is asked about a forfeit (MU-7, MU-8)."""
-    found = gatte(state)
-    if found:
-        holders = [{"seat": seat, "cards": list(state.hands[seat]), "suit": suit, "value": value}
-                   for seat, suit, value in found]
-        return [new_event("gatta", {"holders": holders}, None, None, None)]
-    deal = state.deal
-    leader = deal.participants[0]
-    asked: list[int] = []
-    if len(deal.participants) == 2:
-        asked = [seat for seat in deal.participants if seat != deal.blinde_taker]
-    data = {"participants": list(deal.participants), "leader": leader, "forfeit_order": asked}
-    return [new_event("ready", data, None, None, None)]
+def _gatta(state: State, found: list[tuple[int, str, int]]) -> Event:
+    """§7: the gatte found are shown, and they decide the hand."""
+    holders = [{"seat": seat, "cards": list(state.hands[seat]), "suit": suit, "value": value}
+               for seat, suit, value in found]
+    return new_event("gatta", {"holders": holders}, None, None, None)
 
 
-def _trick_done(state: State, rng: Rng) -> list[Event]:
-    data = {"winner": winner_of(state.trick, state.deal.trump), "trick": len(state.history) + 1}
-    return [new_event("trick_won", data, None, None, None)]
+def _ready(deal: Deal) -> Event:
+    """No gatta: who leads (the first participant) and who is asked about a forfeit (MU-7, MU-8)."""
+    participants = deal.participants
+    asked: tuple[int, ...] = ()
+    if len(participants) == 2:
+        asked = tuple([seat for seat in participants if seat != deal.blinde_taker])
+    return READY[participants, asked]
 
 
-def _hand_done(state: State, rng: Rng) -> list[Event]:
-    return [new_event("hand_scored", hand_outcome(state), None, None, None)]
-
-
-def _scored(state: State, rng: Rng) -> list[Event]:
-    match = state.match
-    outcome = match_outcome(match.scores, match.hand_no, match.max_hands)
-    if outcome is not None:
-        return [new_event("match_over", outcome, None, None, None)]
-    return hand_events(match.players, (state.deal.dealer + 1) % match.players, match.hand_no + 1, rng)
-
-
-_AUTO: dict[str, Any] = {CHECK: _check, TRICK_DONE: _trick_done, HAND_DONE: _hand_done}
+def _hand_over(match: Match, deal: Deal, won: Sequence[int], events: list[Event], rng: Rng) -> list[Event]:
+    """Add to `events` the score of the hand that ends, then the end of the match or the next hand's deal."""
+    outcome = hand_outcome(match, deal, won)
+    events.append(new_event("hand_scored", outcome, None, None, None))
+    players, max_hands, _, hand_no, _, _ = match
+    scores = [*outcome["scores"].values()]  # (in seat order, as the fold reads them)
+    result = match_outcome(scores, hand_no, max_hands)
+    if result is not None:
+        events.append(new_event("match_over", result, None, None, None))
+    else:
+        events.extend(hand_events(players, (deal.dealer + 1) % players, hand_no + 1, rng))
+    return events

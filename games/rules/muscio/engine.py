@@ -11,23 +11,31 @@ from typing import Any
 
 from games.engine.base import BaseEngine, Option
 from games.engine.protocol import JSON, Action, Event, InvalidOptions, Rng
-from games.rules.muscio import rules
+from games.engine.shared import SharedDict
 from games.rules.muscio.deal import match_events
 from games.rules.muscio.decide import decide
 from games.rules.muscio.evolve import evolve
+from games.rules.muscio.rules import blinde_available, pass_allowed, play_options
 from games.rules.muscio.state import CANONICAL, DECLARE, EXCHANGE, FORFEIT, PLAYING, State, all_cards
 from games.rules.muscio.view import sample_state, view
 
 _NO_FIELDS: JSON = {"type": "object", "properties": {}, "required": []}
 _TURN_SETS = tuple(frozenset((seat,)) for seat in range(6))
-_FORFEIT_ALL = [{"type": "forfeit"}, {"type": "no_forfeit"}]
+
+# The legal actions, built once and handed out by every `legal_actions` (read-only: see `shared`).
+# card -> its `play` action, and its `exchange` action
+_play_action = {card: SharedDict(type="play", card=card) for card in CANONICAL}.__getitem__
+_exchange_action = {card: SharedDict(type="exchange", card=card) for card in CANONICAL}.__getitem__
+_NO_EXCHANGE = SharedDict(type="no_exchange")
+_PLAY, _PLAY_BLINDE, _PASS = SharedDict(type="play"), SharedDict(type="play_blinde"), SharedDict(type="pass")
+_FORFEIT_ALL = (SharedDict(type="forfeit"), SharedDict(type="no_forfeit"))
 
 
 class MuscioEngine(BaseEngine):
     kind = "muscio"
     title = "Muscio"
     seats = range(3, 7)
-    state_version = 2  # 2: State, Deal and Match are named tuples, whose pickles differ from the dataclasses of 1
+    state_version = 3  # 2: State, Deal and Match are named tuples (1: dataclasses); 3: so is the snapshot's Position
     card_ids = frozenset(CANONICAL)
     options = {
         "first_dealer": Option(None, int, minimum=0, maximum=5, nullable=True,
@@ -75,18 +83,18 @@ class MuscioEngine(BaseEngine):
             return []
         phase = state.phase
         if phase == PLAYING:
-            return [{"type": "play", "card": card} for card in rules.play_options(state, seat)[0]]
+            return [*map(_play_action, play_options(state, seat)[0])]
         if phase == DECLARE:
-            actions = [{"type": "play"}]
-            if rules.blinde_available(state):
-                actions.append({"type": "play_blinde"})
-            if rules.pass_allowed(state, seat):
-                actions.append({"type": "pass"})
+            actions = [_PLAY]
+            if blinde_available(state):
+                actions.append(_PLAY_BLINDE)
+            if pass_allowed(state, seat):
+                actions.append(_PASS)
             return actions
         if phase == EXCHANGE:
-            return [*({"type": "exchange", "card": card} for card in state.hands[seat]), {"type": "no_exchange"}]
+            return [*map(_exchange_action, state.hands[seat]), _NO_EXCHANGE]
         if phase == FORFEIT:
-            return [dict(action) for action in _FORFEIT_ALL]
+            return [*_FORFEIT_ALL]
         return []
 
     # -- reading -------------------------------------------------------------------------------

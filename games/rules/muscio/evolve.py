@@ -7,7 +7,7 @@ Phase changes are decided here from the state, so a replayed log reaches exactly
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import filterfalse
+from itertools import chain, filterfalse
 from typing import Any
 
 from games.engine.protocol import Event
@@ -31,27 +31,31 @@ from games.rules.muscio.state import (
     Deal,
     Match,
     State,
-    deal_with,
     empty_deal,
     make_state,
 )
 
 Data = dict[str, Any]
 _new_tuple = tuple.__new__
-
-
-def _without(cards: tuple[str, ...], gone: list[str] | tuple[str, ...]) -> tuple[str, ...]:
-    """`cards` minus `gone`, in order (filtered without a Python-level loop: it runs on every deal)."""
-    return tuple(filterfalse(set(gone).__contains__, cards))
+#: Positions of the `Deal` fields the fold changes: it rebuilds a deal from the list of its values (a third
+#: of what `Deal._replace` costs, and deals change several times per hand).
+(_TURNUP, _TRUMP, _TURNUP_TAKEN, _BLINDE, _STOCK, _DEAD, _DECLARATIONS, _BLINDE_TAKER, _EXCHANGED, _PARTICIPANTS,
+ _LEADER, _FORFEIT_ORDER, _FORFEIT_DECLINED, _FORFEITER, _GATTA, _DEALER) = map(Deal._fields.index, (
+    "turnup", "trump", "turnup_taken", "blinde", "stock", "dead", "declarations", "blinde_taker", "exchanged",
+    "participants", "leader", "forfeit_order", "forfeit_declined", "forfeiter", "gatta", "dealer"))
 
 
 def _set(items: tuple, index: int, value: Any) -> tuple:
-    return items[:index] + (value,) + items[index + 1:]
+    changed = [*items]
+    changed[index] = value
+    return tuple(changed)
 
 
-def _with(state: State, deal: Deal, phase: str, turn: int | None, hands: tuple | None = None) -> State:
-    """The state with a new deal, phase and turn (and hands): the steps of the set-up and declarations."""
+def _state(state: State, deal: list, phase: str, turn: int | None, hands: tuple | None = None) -> State:
+    """The state with a new deal (given as the list of its values), phase and turn, and hands when given:
+    the steps of the set-up, declarations, exchange and forfeit."""
     match, _, _, _, old_hands, trick, history, won = state
+    deal = _new_tuple(Deal, deal)
     return _new_tuple(State, (match, deal, phase, turn, old_hands if hands is None else hands, trick, history, won))
 
 
@@ -63,101 +67,132 @@ def _match_started(state: State | None, data: Data) -> State:
 
 
 def _hand_started(state: State, data: Data) -> State:
-    players = state.match.players
-    match = state.match
-    match = Match(players, match.max_hands, match.scores, data["hand"], match.last_hand, match.result)
+    players, max_hands, scores, _, last_hand, result = state.match
+    match = _new_tuple(Match, (players, max_hands, scores, data["hand"], last_hand, result))
     return make_state(match, empty_deal(players, data["dealer"]), DEALING, None, ((),) * players, (), (),
                       (0,) * players)
 
 
+# The deal's own steps (once a hand each) rebuild the state inline: a helper call costs a good part of them.
 def _shuffle(state: State, data: Data) -> State:
-    return _with(state, deal_with(state.deal, stock=tuple(data["cards"])), state.phase, state.turn)
+    match, deal, phase, turn, hands, trick, history, won = state
+    deal = [*deal]
+    deal[_STOCK] = tuple(data["cards"])
+    return _new_tuple(State, (match, _new_tuple(Deal, deal), phase, turn, hands, trick, history, won))
 
 
 def _dealt(state: State, data: Data) -> State:
     """A hand dealt from the stock; the stock itself is trimmed once, at the turn-up (end of the deal)."""
-    return _with(state, state.deal, state.phase, state.turn, _set(state.hands, data["seat"], tuple(data["cards"])))
+    match, deal, phase, turn, hands, trick, history, won = state
+    held = [*hands]
+    held[data["seat"]] = tuple(data["cards"])
+    return _new_tuple(State, (match, deal, phase, turn, tuple(held), trick, history, won))
 
 
 def _blinde_dealt(state: State, data: Data) -> State:
-    return _with(state, deal_with(state.deal, blinde=tuple(data["cards"])), state.phase, state.turn)
+    match, deal, phase, turn, hands, trick, history, won = state
+    deal = [*deal]
+    deal[_BLINDE] = tuple(data["cards"])
+    return _new_tuple(State, (match, _new_tuple(Deal, deal), phase, turn, hands, trick, history, won))
 
 
 def _turn_up(state: State, data: Data) -> State:
     card = data["card"]
-    deal = state.deal
-    dealt = [card, *deal.blinde]
-    for hand in state.hands:
-        dealt.extend(hand)
-    deal = deal_with(deal, turnup=card, trump=data["trump"], stock=_without(deal.stock, dealt))
-    return _with(state, deal, DECLARE, (deal.dealer + 1) % state.match.players)
+    deal = [*state.deal]
+    deal[_TURNUP] = card
+    deal[_TRUMP] = data["trump"]
+    dealer = deal[_DEALER]
+    deal[_STOCK] = _undealt(deal[_STOCK], state.hands, deal[_BLINDE], card, dealer)
+    return _state(state, deal, DECLARE, (dealer + 1) % state.match.players)
+
+
+def _undealt(stock: tuple[str, ...], hands: tuple, blinde: tuple[str, ...], turnup: str, dealer: int) -> tuple:
+    """The stock without the cards dealt from it (the hands, the blinde, the turn-up).
+
+    A deal takes the top of the stock in the order of MU-1, and a shuffle's cards all differ: when the top
+    of the stock is that order, the rest is what follows it. Otherwise every dealt card is looked for.
+    """
+    dealt = (*chain.from_iterable(hands[dealer + 1:] + hands[:dealer]), *blinde, *hands[dealer], turnup)
+    if stock[:len(dealt)] == dealt:
+        return stock[len(dealt):]
+    gone = set(dealt)
+    return tuple(filterfalse(gone.__contains__, stock))
 
 
 def _declared(state: State, data: Data) -> State:
     seat, choice = data["seat"], data["declaration"]
-    deal = state.deal
-    hands = state.hands
-    declarations = _set(deal.declarations, seat, choice)
+    match, deal, _, _, hands, trick, history, won = state
+    deal = [*deal]
+    declarations = deal[_DECLARATIONS] = _set(deal[_DECLARATIONS], seat, choice)
     if choice == PASS:
-        deal = deal_with(deal, declarations=declarations, dead=_set(deal.dead, seat, hands[seat]))
+        deal[_DEAD] = _set(deal[_DEAD], seat, hands[seat])
         hands = _set(hands, seat, ())
     elif choice == BLINDE:
-        deal = deal_with(deal, declarations=declarations, blinde_taker=seat)
+        deal[_BLINDE_TAKER] = seat
+    players = match.players
+    if seat != deal[_DEALER]:  # the next player declares (the dealer declares last)
+        phase, turn = DECLARE, (seat + 1) % players
     else:
-        deal = deal_with(deal, declarations=declarations)
-    players = state.match.players
-    if seat != deal.dealer:
-        return _with(state, deal, DECLARE, (seat + 1) % players, hands)
-    first = seat + 1
-    order = [(first + k) % players for k in range(players)]
-    taking_part = [s for s in order if declarations[s] == PLAY or declarations[s] == BLINDE]
-    deal = deal_with(deal, participants=tuple(taking_part))
-    if choice == PLAY:
-        return _with(state, deal, EXCHANGE, seat, hands)
-    return _with(state, deal, CHECK, None, hands)
+        first = seat + 1
+        order = [(first + k) % players for k in range(players)]
+        deal[_PARTICIPANTS] = tuple([s for s in order if declarations[s] == PLAY or declarations[s] == BLINDE])
+        phase, turn = (EXCHANGE, seat) if choice == PLAY else (CHECK, None)
+    return _new_tuple(State, (match, _new_tuple(Deal, deal), phase, turn, hands, trick, history, won))
 
 
 def _blinde_taken(state: State, data: Data) -> State:
     seat = data["seat"]
-    deal = deal_with(state.deal, dead=_set(state.deal.dead, seat, state.hands[seat]), blinde=())
-    return _with(state, deal, state.phase, state.turn, _set(state.hands, seat, tuple(data["cards"])))
+    hands = state.hands
+    deal = [*state.deal]
+    deal[_DEAD] = _set(deal[_DEAD], seat, hands[seat])
+    deal[_BLINDE] = ()
+    return _state(state, deal, state.phase, state.turn, _set(hands, seat, tuple(data["cards"])))
 
 
 def _exchanged(state: State, data: Data) -> State:
     seat, card = data["seat"], data["card"]
-    deal = state.deal
-    hand = tuple([c for c in state.hands[seat] if c != card]) + (deal.turnup,)
-    deal = deal_with(deal, dead=_set(deal.dead, seat, deal.dead[seat] + (card,)), turnup_taken=True, exchanged=True)
-    return _with(state, deal, CHECK, None, _set(state.hands, seat, hand))
+    deal = [*state.deal]
+    hand = tuple([c for c in state.hands[seat] if c != card]) + (deal[_TURNUP],)
+    deal[_DEAD] = _set(deal[_DEAD], seat, deal[_DEAD][seat] + (card,))
+    deal[_TURNUP_TAKEN] = True
+    deal[_EXCHANGED] = True
+    return _state(state, deal, CHECK, None, _set(state.hands, seat, hand))
 
 
 def _no_exchange(state: State, data: Data) -> State:
-    return _with(state, deal_with(state.deal, exchanged=False), CHECK, None)
+    deal = [*state.deal]
+    deal[_EXCHANGED] = False
+    return _state(state, deal, CHECK, None)
 
 
 def _gatta(state: State, data: Data) -> State:
-    shown = tuple([(h["seat"], tuple(h["cards"]), h["value"]) for h in data["holders"]])
-    return _with(state, deal_with(state.deal, gatta=shown), HAND_DONE, None)
+    deal = [*state.deal]
+    deal[_GATTA] = tuple([(h["seat"], tuple(h["cards"]), h["value"]) for h in data["holders"]])
+    return _state(state, deal, HAND_DONE, None)
 
 
 def _ready(state: State, data: Data) -> State:
     leader, asked = data["leader"], tuple(data["forfeit_order"])
-    deal = deal_with(state.deal, leader=leader, forfeit_order=asked)
+    deal = [*state.deal]
+    deal[_LEADER] = leader
+    deal[_FORFEIT_ORDER] = asked
     if asked:
-        return _with(state, deal, FORFEIT, asked[0])
-    return _with(state, deal, PLAYING, leader)
+        return _state(state, deal, FORFEIT, asked[0])
+    return _state(state, deal, PLAYING, leader)
 
 
 def _forfeit(state: State, data: Data) -> State:
     seat = data["seat"]
-    deal = state.deal
+    deal = [*state.deal]
     if data["forfeit"]:
-        return _with(state, deal_with(deal, forfeiter=seat, forfeit_order=()), HAND_DONE, None)
-    rest = deal.forfeit_order[1:]
-    deal = deal_with(deal, forfeit_order=rest, forfeit_declined=deal.forfeit_declined + (seat,))
+        deal[_FORFEITER] = seat
+        deal[_FORFEIT_ORDER] = ()
+        return _state(state, deal, HAND_DONE, None)
+    rest = deal[_FORFEIT_ORDER] = deal[_FORFEIT_ORDER][1:]
+    deal[_FORFEIT_DECLINED] += (seat,)
     if rest:
-        return _with(state, deal, FORFEIT, rest[0])
-    return _with(state, deal, PLAYING, deal.leader)
+        return _state(state, deal, FORFEIT, rest[0])
+    return _state(state, deal, PLAYING, deal[_LEADER])
 
 
 def _played(state: State, data: Data) -> State:
@@ -190,10 +225,11 @@ def _trick_won(state: State, data: Data) -> State:
 
 def _hand_scored(state: State, data: Data) -> State:
     scores = data["scores"]
-    old = state.match
-    totals = tuple(map(scores.__getitem__, SEAT_KEYS[:old.players]))
-    match = Match(old.players, old.max_hands, totals, old.hand_no, data, old.result)
-    return make_state(match, state.deal, SCORED, None, state.hands, state.trick, state.history, state.won)
+    match, deal, _, _, hands, trick, history, won = state
+    players, max_hands, _, hand_no, _, result = match
+    match = _new_tuple(Match, (players, max_hands, tuple(map(scores.__getitem__, SEAT_KEYS[:players])), hand_no, data,
+                               result))
+    return _new_tuple(State, (match, deal, SCORED, None, hands, trick, history, won))
 
 
 def _match_over(state: State, data: Data) -> State:
@@ -223,7 +259,7 @@ HANDLERS: dict[str, Callable[[Any, Data], State]] = {
 }
 
 
-#: The steps `decide` folded last, by id of the event: (event, state before, state after).
+#: The steps `decide` folded last and no fold has taken yet, by id of the event: (event, state before, state after).
 _ahead: dict[int, tuple[Event, State | None, State]] = {}
 
 
@@ -232,7 +268,8 @@ def fold_ahead(state: State, events: list[Event], fresh: bool = False) -> State:
     each step, so that the runner's fold of the same events right after costs a look-up, not a rebuild.
 
     `fresh` forgets the steps of the previous `decide`. A step is reused only for the very same event
-    object applied to the very same state object (states are immutable), so it can never be stale.
+    object applied to the very same state object (states are immutable), so it can never be stale; the
+    fold that takes a step removes it, so that the usual fold, with nothing ahead, skips the look-up.
     """
     if fresh:
         _ahead.clear()
@@ -244,7 +281,8 @@ def fold_ahead(state: State, events: list[Event], fresh: bool = False) -> State:
 
 
 def evolve(state: State | None, event: Event) -> State:
-    step = _ahead.get(id(event))
-    if step is not None and step[0] is event and step[1] is state:
-        return step[2]
+    if _ahead:
+        step = _ahead.pop(id(event), None)
+        if step is not None and step[0] is event and step[1] is state:
+            return step[2]
     return HANDLERS[event.type](state, event.data)

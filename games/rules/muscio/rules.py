@@ -11,7 +11,18 @@ from operator import add
 from typing import Any
 
 from games.engine.tricks import follow_or_trump, highest_of_each_suit
-from games.rules.muscio.state import BLINDE, CANONICAL, PLAY, RANK_VALUE, SEAT_KEYS, TRICKS, State, Trick
+from games.rules.muscio.state import (
+    BLINDE,
+    CANONICAL,
+    PLAY,
+    RANK_VALUE,
+    SEAT_KEYS,
+    TRICKS,
+    Deal,
+    Match,
+    State,
+    Trick,
+)
 
 #: card -> suit letter and card -> rank order, as the shared trick helpers read them.
 SUIT_OF: dict[str, str] = {card: card[1] for card in CANONICAL}
@@ -24,15 +35,12 @@ def suits_of(hand: tuple[str, ...]) -> str:
 
 
 # -- declarations (§5) ---------------------------------------------------------------------------------
-def playing_count(state: State) -> int:
-    declarations = state.deal.declarations
-    return declarations.count(PLAY) + declarations.count(BLINDE)
-
-
 def pass_allowed(state: State, seat: int) -> bool:
     """MU-3: `pass` needs (players already in) + (players still to speak after `seat`) >= 2."""
-    still_to_speak = (state.deal.dealer - seat) % state.match.players
-    return playing_count(state) + still_to_speak >= 2
+    deal = state.deal
+    declarations = deal.declarations
+    still_to_speak = (deal.dealer - seat) % state.match.players
+    return declarations.count(PLAY) + declarations.count(BLINDE) + still_to_speak >= 2
 
 
 def blinde_available(state: State) -> bool:
@@ -45,7 +53,8 @@ def early(state: State) -> bool:
     return len(state.history) < 2
 
 
-_LAST: tuple[Any, int, Sequence[str], bool] = (None, -1, (), False)  # the last `play_options` answer
+#: The last `play_options` asked: (state, seat, answer).
+_last_options: tuple[Any, int, tuple[Sequence[str], bool]] = (None, -1, ((), False))
 
 
 def play_options(state: State, seat: int) -> tuple[Sequence[str], bool]:
@@ -55,30 +64,28 @@ def play_options(state: State, seat: int) -> tuple[Sequence[str], bool]:
     `legal_actions` and then `decide` ask this about the same state: the last answer is remembered (by
     identity of the immutable state, so it can never be stale).
     """
-    global _LAST
-    last = _LAST
-    if last[0] is state and last[1] == seat:
-        return last[2], last[3]
-    cards, face_down = _play_options(state, seat)
-    _LAST = (state, seat, cards, face_down)
-    return cards, face_down
-
-
-def _play_options(state: State, seat: int) -> tuple[list[str] | tuple[str, ...], bool]:
+    global _last_options
+    last_state, last_seat, answer = _last_options
+    if last_state is state and last_seat == seat:
+        return answer
     _, deal, _, _, hands, trick, history, _ = state
     hand = hands[seat]
     trump = deal.trump
     first_two = len(history) < 2  # tricks 1 and 2 have their own rules
     if len(deal.participants) == 2:
         if not trick:
-            return (highest_of_each_suit(hand, SUIT_OF, RANK_OF) if first_two else hand), False
-        return follow_or_trump(hand, trick[0][1][1], trump, SUIT_OF), False
-    if first_two:
+            answer = (highest_of_each_suit(hand, SUIT_OF, RANK_OF) if first_two else hand), False
+        else:
+            answer = follow_or_trump(hand, trick[0][1][1], trump, SUIT_OF), False
+    elif first_two:
         trumps = [card for card in hand if card[1] == trump]
-        return (trumps, False) if trumps else (hand, True)
-    if not trick:
-        return hand, False
-    return follow_or_trump(hand, trick[0][1][1], trump, SUIT_OF), False
+        answer = (trumps, False) if trumps else (hand, True)
+    elif not trick:
+        answer = hand, False
+    else:
+        answer = follow_or_trump(hand, trick[0][1][1], trump, SUIT_OF), False
+    _last_options = (state, seat, answer)
+    return answer
 
 
 def refusal(state: State, seat: int, card: str) -> tuple[str, str]:
@@ -110,9 +117,9 @@ def winner_of(trick: Trick, trump: str) -> int:
             continue
         suit = card[1]
         if suit == trump:
-            strength = 100 + RANK_VALUE[card[0]]
+            strength = 100 + RANK_OF[card]
         elif suit == led:
-            strength = RANK_VALUE[card[0]]
+            strength = RANK_OF[card]
         else:
             continue
         if strength > best:
@@ -153,52 +160,60 @@ def _dealt_all_trumps(state: State) -> bool:
 
 
 # -- scoring (§7, §8, §10) -----------------------------------------------------------------------------
-def hand_outcome(state: State) -> dict[str, Any]:
-    """The `hand_scored` record of the finished hand (rules §13), scores included."""
-    match, deal = state.match, state.deal
-    players = match.players
-    participants = deal.participants
-    deltas = [0] * players
-    tricks: dict[str, int] = {}
+def hand_outcome(match: Match, deal: Deal, won: Sequence[int]) -> dict[str, Any]:
+    """The `hand_scored` record of the hand `deal` that ends now (rules §13), scores included; `won` holds
+    the tricks each seat took."""
+    players, _, scores, hand_no, _, _ = match
+    (dealer, trump, _, _, _, _, _, _, blinde_taker, _, participants, _, _, _, forfeiter, gatta) = deal
     gatta_record: dict[str, Any] | None = None
-    if deal.forfeiter is not None:
+    tricks: dict[str, int] = {}
+    if forfeiter is not None:
         kind = "forfeit"
-        opponent = participants[1] if participants[0] == deal.forfeiter else participants[0]
+        deltas = [0] * players
+        opponent = participants[1] if participants[0] == forfeiter else participants[0]
         deltas[opponent] = -TRICKS
-        tricks = {SEAT_KEYS[deal.forfeiter]: 0, SEAT_KEYS[opponent]: TRICKS}
-    elif deal.gatta:
+        tricks = {SEAT_KEYS[forfeiter]: 0, SEAT_KEYS[opponent]: TRICKS}
+    elif gatta:
         kind = "gatta"
-        values = {seat: value for seat, _, value in deal.gatta}
-        top = max(values.values())
-        for seat in range(players):
-            if seat in values:
-                deltas[seat] = -values[seat]
-            elif seat in participants:
-                deltas[seat] = top
-            else:
-                deltas[seat] = max(top - 5, 0)
-        gatta_record = {SEAT_KEYS[seat]: {"suit": cards[0][1], "value": value} for seat, cards, value in deal.gatta}
+        deltas = _gatta_deltas(players, participants, gatta)
+        gatta_record = {SEAT_KEYS[seat]: {"suit": cards[0][1], "value": value} for seat, cards, value in gatta}
     else:
         kind = "played"
-        won = state.won
+        deltas = [0] * players
         for seat in participants:
             taken = won[seat]
             tricks[SEAT_KEYS[seat]] = taken
             deltas[seat] = -taken if taken else 5
-    keys = SEAT_KEYS[:players]
+    keys = SEAT_KEYS[:players]  # (as many as `deltas` and `scores`: zip need not check)
     return {
-        "hand": match.hand_no,
-        "dealer": deal.dealer,
+        "hand": hand_no,
+        "dealer": dealer,
         "kind": kind,
-        "trump": deal.trump,
+        "trump": trump,
         "participants": list(participants),
-        "blinde": deal.blinde_taker,
+        "blinde": blinde_taker,
         "gatta": gatta_record,
-        "forfeit": deal.forfeiter,
+        "forfeit": forfeiter,
         "tricks": tricks,
-        "deltas": dict(zip(keys, deltas, strict=True)),
-        "scores": dict(zip(keys, map(add, match.scores, deltas), strict=True)),
+        "deltas": dict(zip(keys, deltas, strict=False)),
+        "scores": dict(zip(keys, map(add, scores, deltas), strict=False)),
     }
+
+
+def _gatta_deltas(players: int, participants: tuple[int, ...], gatta: tuple) -> list[int]:
+    """§7: a gatta takes its value off its holder's score; the other participants pay the top value, passers
+    five less."""
+    values = {seat: value for seat, _, value in gatta}
+    top = max(values.values())
+    deltas = [0] * players
+    for seat in range(players):
+        if seat in values:
+            deltas[seat] = -values[seat]
+        elif seat in participants:
+            deltas[seat] = top
+        else:
+            deltas[seat] = max(top - 5, 0)
+    return deltas
 
 
 def match_outcome(scores: tuple[int, ...], hands_played: int, max_hands: int) -> dict[str, Any] | None:

@@ -3,6 +3,7 @@ visibility table of §12."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 
@@ -11,7 +12,7 @@ import pytest
 from games.engine.cards import card_tokens
 from games.engine.chance import Chance
 from games.engine.protocol import IllegalAction, InvalidOptions
-from games.engine.runner import begin, random_playout
+from games.engine.runner import apply_action, begin, random_playout
 from games.rules.muscio import ENGINE
 from games.rules.muscio.state import CANONICAL
 
@@ -503,3 +504,51 @@ def test_random_matches_end_and_conserve_cards(seats):
         assert playout.result["reason"] in ("score_reached_zero", "max_hands")
         hands = [e for e in playout.events if e.type == "hand_started"]
         assert [e.data["dealer"] for e in hands] == [(hands[0].data["dealer"] + k) % seats for k in range(len(hands))]
+
+
+# -- shared values and memos ---------------------------------------------------------------------------
+def test_the_undealt_stock_when_the_deck_is_not_in_dealing_order():
+    # The crafted deck holds the hands and the turn-up first, then the blinde: every dealt card is looked for.
+    table = crafted_table(3, 0, {1: "AS 2S 3S 4S 5S", 2: "AH 2H 3H 4H 5H", 0: "AD 2D 3D 4D 5D"}, turnup="JC",
+                          declarations={1: "play", 2: "play", 0: "play"}, leader=1)
+    dealt = {*table.state.deal.blinde, "JC"} | {card for hand in table.state.hands for card in hand}
+    shuffled = table.events("shuffle")[0].data["cards"]
+    assert table.state.deal.stock == tuple(card for card in shuffled if card not in dealt)
+    assert len(table.state.deal.stock) == 40 - 21
+
+
+def test_shared_actions_events_and_view_parts_are_plain_json_and_read_only():
+    table = Table(4, dealer=0)
+    table.declare((1, "play"), (2, "play"), (3, "play"), (0, "pass"))
+    actions = table.legal(1)
+    table.play(1, actions[0]["card"])
+    view = table.view(2)
+    for value in (actions, view, [event.data for event in table.log]):
+        assert json.loads(json.dumps(value)) == value
+    with pytest.raises(TypeError):
+        actions[0]["card"] = "AS"
+    with pytest.raises(TypeError):
+        view["declarations"].append("pass")
+    with pytest.raises(TypeError):
+        table.events("played")[0].data["card"] = "AS"
+    copied = dict(actions[0])
+    copied["card"] = "AS"  # a copy is an ordinary dict
+    assert copied == {"type": "play", "card": "AS"} and actions[0] != copied
+
+
+def test_views_do_not_depend_on_the_states_viewed_before():
+    # A view reuses what it built for the last state viewed: any order of states must give the same views.
+    asked = []
+    for seats, seed in ((3, 1), (5, 2)):
+        position, _ = begin(ENGINE, seats, ENGINE.normalize_options({}, seats), Chance(f"{seed:064x}"))
+        rng = random.Random(seed)
+        for _ in range(60):
+            (seat,) = ENGINE.to_act(position.state)
+            action = rng.choice(ENGINE.legal_actions(position.state, seat))
+            position, _ = apply_action(ENGINE, position, seat, action, Chance(f"{seed:064x}", (), position.shuffles))
+            asked += [(position.state, viewer) for viewer in (None, *range(seats))]
+    in_order = [json.dumps(ENGINE.view(state, viewer)) for state, viewer in asked]
+    shuffled = list(range(len(asked)))
+    random.Random(3).shuffle(shuffled)
+    for index in shuffled:
+        assert json.dumps(ENGINE.view(*asked[index])) == in_order[index]
