@@ -37,7 +37,7 @@ def fold(engine: Engine, events: Iterable[Event], start: Position | None = None)
     if start is None:
         state, version, shuffles = None, 0, 0
     else:
-        state, version, shuffles = start.state, start.version, start.shuffles
+        state, version, shuffles = start
     evolve = engine.evolve
     for event in events:
         version += 1

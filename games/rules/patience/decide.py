@@ -29,11 +29,14 @@ def decide(variant: Variant, table: Table, seat: int, action: Action, rng: Rng) 
     """The events `action` of `seat` (the seat to act, action already shape-checked) causes."""
     kind = action["type"]
     if kind == "discard":
-        pending = obligation(variant, table, seat)  # `check_ending`, inlined: asked at most steps
-        if pending is not None:
-            raise IllegalAction(pending.code, pending.message)
         card, row = action["card"], action["pile"]
         hand = table.hands[seat]
+        goal = table.goals[seat]
+        compulsory = variant.obligation_cards  # `check_ending`, inlined: none in reach is the usual case
+        if not (compulsory.isdisjoint(hand) and not (goal and goal[0] in compulsory)):
+            pending = obligation(variant, table, seat)
+            if pending is not None:
+                raise IllegalAction(pending.code, pending.message)
         if card not in hand:
             raise IllegalAction("card_not_in_hand", f"{card} is not in your hand")
         if not 0 <= row < ROWS:

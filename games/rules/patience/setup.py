@@ -11,7 +11,7 @@ to seat 0, the next ones to seat 1, the rest is the stock (top first).
 
 from __future__ import annotations
 
-from functools import reduce
+from functools import cache, reduce
 
 from games.engine.cards import FRENCH_VALUE, french_deck
 from games.engine.chance import shuffle_event
@@ -21,7 +21,13 @@ from games.rules.patience.state import GOAL_SIZE, SEATS, Table
 from games.rules.patience.turns import open_turn
 from games.rules.patience.variant import Variant
 
-_GOAL_PACK = french_deck()
+#: The packs as the shuffle sorts them before shuffling (`games.engine.chance`): its sort is then cheap.
+_GOAL_PACK = tuple(sorted(french_deck()))
+
+
+@cache
+def _stock_pack(jokers: int) -> tuple[str, ...]:
+    return tuple(sorted(french_deck(jokers)))
 
 
 def deal_game(variant: Variant, table: Table, rng: Rng, number: int) -> list[Event]:
@@ -35,7 +41,7 @@ def deal_game(variant: Variant, table: Table, rng: Rng, number: int) -> list[Eve
         events += (event, Event("goal_tops", {"tops": tops, "first": first}))
         if first is not None:
             break
-    event, order = shuffle_event(rng, french_deck(variant.stock_jokers), "stock")
+    event, order = shuffle_event(rng, list(_stock_pack(variant.stock_jokers)), "stock")
     events.append(event)
     size = variant.initial_hand
     if size:
