@@ -13,9 +13,13 @@ from typing import Any
 
 from games.engine.fast import fast_constructor
 from games.engine.protocol import Action, Event, IllegalAction, Rng
+from games.engine.shared import SharedDict, SharedList
+from games.rules.machiavelli.cards import PACK
 from games.rules.machiavelli.deal import deal_events
+from games.rules.machiavelli.legal import outcome
 from games.rules.machiavelli.melds import check_submission
 from games.rules.machiavelli.state import State, deal_scores, number
+from games.rules.machiavelli.tables import Facts, facts
 
 PENALTY_CARDS = 3
 
@@ -24,26 +28,44 @@ _event = fast_constructor(Event)
 #: The `visible_to` of a seat's private events (and `to_act`'s answers): frozensets are immutable, so
 #: every event may share them.
 ONLY: tuple[frozenset[int], ...] = tuple(frozenset((seat,)) for seat in range(6))
+#: TURN_DRAWS[seat][card]: the event of `seat` drawing `card` for its turn, about half the events of a deal.
+#: Events are immutable values and these hold read-only data, so every such draw shares one.
+TURN_DRAWS: tuple[dict[str, Event], ...] = tuple(
+    {card: _event("draw", SharedDict(seat=seat, cards=SharedList((card,)), reason="turn"),
+                  SharedDict(seat=seat, count=1, reason="turn"), ONLY[seat], seat) for card in PACK}
+    for seat in range(6)
+)
+
+
+_NOBODY: frozenset[int] = frozenset()
+
+
+def to_act(state: State) -> frozenset[int]:
+    return _NOBODY if state.match.over or state.turn < 0 else ONLY[state.turn]
 
 
 def decide(state: State, seat: int, action: Action, rng: Rng) -> list[Event]:
-    if state.over:
+    if state.match.over:
         raise IllegalAction("game_finished", "the game is over")
     if seat != state.turn:
         raise IllegalAction("not_your_turn", f"seat {seat} may not act now")
     kind = action.get("type") if isinstance(action, dict) else None
     if kind == "draw":
-        if not state.stock:
+        stock = state.stock
+        if not stock:
             raise IllegalAction("stock_empty", "the stock is empty: pass instead")
-        return [_draw_event(seat, state.stock[:1], "turn")]
+        return [TURN_DRAWS[seat][stock[0]]]
+    if kind == "meld":
+        if state.opening:
+            raise IllegalAction("must_draw", "the first turn of a deal is a forced draw")
+        known = outcome(action, state.table, state.hands[seat])  # one of the melds just listed: no check
+        if known is None:
+            return _checked_meld_events(state, seat, action.get("table"), rng)
+        return _melded_events(state, seat, known[0], known[1], rng)
     if kind == "pass":
         if state.stock:
             raise IllegalAction("stock_not_empty", "you may pass only when the stock is empty; draw instead")
         return _pass_events(state, seat, "stock_empty", rng)
-    if kind == "meld":
-        if state.opening:
-            raise IllegalAction("must_draw", "the first turn of a deal is a forced draw")
-        return _meld_events(state, seat, action.get("table"), rng)
     raise IllegalAction("unknown_action", f"unknown action type {kind!r}; this game knows: draw, meld, pass")
 
 
@@ -54,17 +76,17 @@ def _draw_event(seat: int, cards: tuple[str, ...], reason: str) -> Event:
 
 def _pass_events(state: State, seat: int, reason: str, rng: Rng) -> list[Event]:
     events = [Event("pass", {"seat": seat, "reason": reason}, actor=seat)]
-    if state.passes + 1 >= state.seats:
+    if state.passes + 1 >= state.match.seats:
         cards_left = tuple(len(hand) for hand in state.hands)
         events.extend(_deal_end_events(state, None, cards_left, rng))
     return events
 
 
-def _meld_events(state: State, seat: int, submission: Any, rng: Rng) -> list[Event]:
-    hand = state.hands[seat]
-    table, added = check_submission(state.table, hand, submission)
+def _checked_meld_events(state: State, seat: int, submission: Any, rng: Rng) -> list[Event]:
+    """A submitted table, checked in full (`melds.check_submission`)."""
+    table, added = check_submission(state.table, state.hands[seat], submission)
     if table is None:
-        if not state.penalty:
+        if not state.match.penalty:
             raise IllegalAction("invalid_meld", "every group must be a set (3–4 cards, one rank, distinct suits) "
                                 "or a run (3+ cards of one suit in sequence)")
         drawn = state.stock[:PENALTY_CARDS]
@@ -72,9 +94,14 @@ def _meld_events(state: State, seat: int, submission: Any, rng: Rng) -> list[Eve
         if drawn:
             return [failed, _draw_event(seat, drawn, "penalty")]
         return [failed, *_pass_events(state, seat, "failed_operation", rng)]
-    data = {"seat": seat, "table": [[*group] for group in table], "added": list(added)}
+    return _melded_events(state, seat, facts(table), added, rng)
+
+
+def _melded_events(state: State, seat: int, after: Facts, added: tuple[str, ...], rng: Rng) -> list[Event]:
+    """The events of a valid meld that leaves the table of `after` (its lists are the event's table)."""
+    data = {"seat": seat, "table": after[2], "added": list(added)}
     events = [_event("meld", data, None, None, seat)]
-    if len(added) == len(hand):
+    if len(added) == len(state.hands[seat]):
         cards_left = tuple(0 if other == seat else len(h) for other, h in enumerate(state.hands))
         events.extend(_deal_end_events(state, seat, cards_left, rng))
     return events
@@ -82,10 +109,11 @@ def _meld_events(state: State, seat: int, submission: Any, rng: Rng) -> list[Eve
 
 def _deal_end_events(state: State, closer: int | None, cards_left: tuple[int, ...], rng: Rng) -> list[Event]:
     """Settle the deal and, unless the match is over, deal the next one (the deal passes to the left)."""
-    match_over = state.deal_no >= state.deals
-    scores = deal_scores(cards_left, closer, state.unit)
+    match = state.match
+    match_over = match.deal_no >= match.deals
+    scores = deal_scores(cards_left, closer, match.unit)
     data = {
-        "deal": state.deal_no,
+        "deal": match.deal_no,
         "closer": closer,
         "blocked": closer is None,
         "cards_left": {str(seat): count for seat, count in enumerate(cards_left)},
@@ -94,5 +122,5 @@ def _deal_end_events(state: State, closer: int | None, cards_left: tuple[int, ..
     }
     events = [Event("deal_end", data)]
     if not match_over:
-        events.extend(deal_events(state.seats, state.deal_no + 1, (state.dealer + 1) % state.seats, rng))
+        events.extend(deal_events(match.seats, match.deal_no + 1, (match.dealer + 1) % match.seats, rng))
     return events

@@ -14,6 +14,7 @@ from typing import Any
 
 from games.engine.base import BaseEngine, Option
 from games.engine.protocol import Action, Event, Rng
+from games.engine.shared import SharedDict
 from games.rules.machiavelli import deal, legal
 from games.rules.machiavelli import decide as _decide
 from games.rules.machiavelli import evolve as _evolve
@@ -21,16 +22,16 @@ from games.rules.machiavelli import view as _view
 from games.rules.machiavelli.cards import CARD_IDS, DECK
 from games.rules.machiavelli.state import State
 
-_DRAW: Action = {"type": "draw"}
-_PASS: Action = {"type": "pass"}
-_NOBODY: frozenset[int] = frozenset()
+#: The draw and the pass, shared by every `legal_actions` answer (read-only).
+_DRAW: Action = SharedDict(type="draw")
+_PASS: Action = SharedDict(type="pass")
 
 
 class MachiavelliEngine(BaseEngine):
     kind = "machiavelli"
     title = "Machiavelli"
     seats = range(2, 7)
-    state_version = 2  # 2: State is a plain slots dataclass, whose pickles differ from the frozen one of 1
+    state_version = 3  # 2: State is a plain slots dataclass (1: frozen); 3: it keeps the hands' rows too
     card_ids = CARD_IDS
     complete_legal_actions = False
     options = {
@@ -66,16 +67,15 @@ class MachiavelliEngine(BaseEngine):
     view = staticmethod(_view.view)
     result = staticmethod(_view.result)
 
-    def to_act(self, state: State) -> frozenset[int]:
-        return _NOBODY if state.over or state.turn < 0 else _decide.ONLY[state.turn]
+    to_act = staticmethod(_decide.to_act)
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
-        if state.over or seat != state.turn:
+        if state.match.over or seat != state.turn:
             return []
         if state.opening:
-            return [dict(_DRAW)]
-        first = dict(_DRAW) if state.stock else dict(_PASS)
-        return [first, *legal.meld_actions(state.table, state.hands[seat])]
+            return [_DRAW]
+        rows = state.rows[4 * seat : 4 * seat + 4]
+        return legal.sampled(state.facts, state.hands[seat], rows, [_DRAW if state.stock else _PASS])
 
     def sample_state(self, view: dict[str, Any], seat: int | None, rng: random.Random) -> State:
         return _view.sample_state(view, seat, rng)

@@ -3,90 +3,107 @@
 Events arrive either as `decide` built them or back from JSON storage (lists instead of tuples), so every
 sequence is turned into a tuple here and the two paths give equal states. The frequent events (draw, pass,
 meld) build the next state with the positional constructor, several times faster than
-`dataclasses.replace`; the field order is `State`'s.
+`dataclasses.replace` (the others too: a deal folds a dozen events), and share the match of the state
+before. A meld's table is usually known already
+with its facts (`tables.facts_of`).
 """
 
 from __future__ import annotations
 
 from bisect import insort
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from fractions import Fraction
 
 from games.engine.cards import remove_cards
 from games.engine.protocol import Event
 from games.rules.machiavelli.cards import CODE, sort_cards
-from games.rules.machiavelli.state import State, deal_scores
+from games.rules.machiavelli.state import ROW_BIT, SUIT, Match, State, deal_scores, hand_rows
+from games.rules.machiavelli.tables import NO_FACTS, Facts, facts_of
+
+_CODE_OF = CODE.__getitem__
 
 
 def _setup(state: State | None, data: dict) -> State:
     seats, options = data["seats"], data["options"]
-    return State(
+    match = Match(
         seats=seats,
         options=tuple(sorted(options.items())),
         deals=options["deals"],
         unit=options["unit"],
         penalty=options["failed_operation"] == "penalty",
-        hands=((),) * seats,
         scores=(Fraction(0),) * seats,
     )
+    return State(match, hands=((),) * seats, rows=(0,) * 4 * seats)
 
 
 def _first_dealer(state: State, data: dict) -> State:
-    return replace(state, dealer=data["seat"])
+    return replace(state, match=replace(state.match, dealer=data["seat"]))
 
 
 def _deal_start(state: State, data: dict) -> State:
+    m = state.match
     dealer = data["dealer"]
-    return replace(
-        state,
-        deal_no=data["deal"],
-        dealer=dealer,
-        turn=(dealer + 1) % state.seats,
-        opening=True,
-        passes=0,
-        hands=((),) * state.seats,
-        stock=(),
-        table=(),
-    )
+    match = Match(m.seats, m.options, m.deals, m.unit, m.penalty, data["deal"], dealer, m.scores, m.history, m.over)
+    return State(match, (dealer + 1) % m.seats, True, 0, ((),) * m.seats, (), (), (0,) * 4 * m.seats, NO_FACTS)
 
 
 def _shuffle(state: State, data: dict) -> State:
-    return replace(state, stock=tuple(data["cards"]))
+    s = state
+    return State(s.match, s.turn, s.opening, s.passes, s.hands, tuple(data["cards"]), s.table, s.rows, s.facts)
 
 
 def _deal_hand(state: State, data: dict) -> State:
     seat, cards = data["seat"], data["cards"]
     hands = list(state.hands)
     hands[seat] = sort_cards(cards)
-    return replace(state, hands=tuple(hands), stock=remove_cards(state.stock, cards))
+    rows = list(state.rows)
+    rows[4 * seat : 4 * seat + 4] = hand_rows(cards)
+    s = state
+    return State(s.match, s.turn, s.opening, s.passes, tuple(hands), remove_cards(s.stock, cards), s.table,
+                 tuple(rows), s.facts)
 
 
 def _draw(state: State, data: dict) -> State:
     seat, cards = data["seat"], data["cards"]
     hands = list(state.hands)
     hand = list(hands[seat])
+    rows = list(state.rows)
+    first = 4 * seat
     for card in cards:
-        insort(hand, card, key=CODE.__getitem__)
+        insort(hand, card, key=_CODE_OF)
+        rows[first + SUIT[card]] |= ROW_BIT[card]
     hands[seat] = tuple(hand)
-    s = state
-    return State(s.seats, s.options, s.deals, s.unit, s.penalty, s.deal_no, s.dealer, (seat + 1) % s.seats,
-                 False, 0, tuple(hands), s.stock[len(cards) :], s.table, s.scores, s.history, s.over)
+    match = state.match
+    return State(match, (seat + 1) % match.seats, False, 0, tuple(hands), state.stock[len(cards) :], state.table,
+                 tuple(rows), state.facts)
 
 
 def _pass(state: State, data: dict) -> State:
-    s = state
-    return State(s.seats, s.options, s.deals, s.unit, s.penalty, s.deal_no, s.dealer, (data["seat"] + 1) % s.seats,
-                 s.opening, s.passes + 1, s.hands, s.stock, s.table, s.scores, s.history, s.over)
+    match = state.match
+    return State(match, (data["seat"] + 1) % match.seats, state.opening, state.passes + 1, state.hands, state.stock,
+                 state.table, state.rows, state.facts)
+
+
+def melded(state: State, seat: int, after: Facts, added: Sequence[str]) -> State:
+    """The state after `seat` laid the hand cards `added`, leaving the table of `after` (what a meld event
+    does)."""
+    hands = list(state.hands)
+    hand = list(hands[seat])
+    rows = list(state.rows)
+    first = 4 * seat
+    for card in added:
+        hand.remove(card)
+        if card not in hand:  # the last copy
+            rows[first + SUIT[card]] &= ~ROW_BIT[card]
+    hands[seat] = tuple(hand)
+    match = state.match
+    return State(match, (seat + 1) % match.seats, state.opening, 0, tuple(hands), state.stock, after[0], tuple(rows),
+                 after)
 
 
 def _meld(state: State, data: dict) -> State:
-    seat = data["seat"]
-    hands = list(state.hands)
-    hands[seat] = remove_cards(hands[seat], data["added"])
-    s = state
-    return State(s.seats, s.options, s.deals, s.unit, s.penalty, s.deal_no, s.dealer, (seat + 1) % s.seats,
-                 s.opening, 0, tuple(hands), s.stock, tuple(map(tuple, data["table"])), s.scores, s.history, s.over)
+    return melded(state, data["seat"], facts_of(data["table"]), data["added"])
 
 
 def _meld_failed(state: State, data: dict) -> State:
@@ -95,16 +112,15 @@ def _meld_failed(state: State, data: dict) -> State:
 
 def _deal_end(state: State, data: dict) -> State:
     left = data["cards_left"]
-    cards_left = tuple(left[str(seat)] for seat in range(state.seats))
+    cards_left = tuple(left[str(seat)] for seat in range(state.match.seats))
     closer = data["closer"]
-    gained = deal_scores(cards_left, closer, state.unit)
-    return replace(
-        state,
-        turn=-1,
-        scores=tuple(a + b for a, b in zip(state.scores, gained, strict=True)),
-        history=(*state.history, (closer, data["blocked"], cards_left)),
-        over=data["match_over"],
-    )
+    gained = deal_scores(cards_left, closer, state.match.unit)
+    m = state.match
+    match = Match(m.seats, m.options, m.deals, m.unit, m.penalty, m.deal_no, m.dealer,
+                  tuple(a + b for a, b in zip(m.scores, gained, strict=True)),
+                  (*m.history, (closer, data["blocked"], cards_left)), data["match_over"])
+    s = state
+    return State(match, -1, s.opening, s.passes, s.hands, s.stock, s.table, s.rows, s.facts)
 
 
 _FOLD: dict[str, Callable[[State, dict], State]] = {
@@ -120,10 +136,12 @@ _FOLD: dict[str, Callable[[State, dict], State]] = {
     "deal_end": _deal_end,
 }
 
-
 def evolve(state: State | None, event: Event) -> State:
     """Apply one event; unknown event types leave the state as it is."""
-    step = _FOLD.get(event.type)
+    kind = event.type
+    if kind == "draw":  # the most frequent
+        return _draw(state, event.data)  # type: ignore[arg-type]
+    step = _FOLD.get(kind)
     if step is None:
         return state  # type: ignore[return-value]
     return step(state, event.data)  # type: ignore[arg-type]

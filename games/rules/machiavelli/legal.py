@@ -10,108 +10,67 @@ in this order and each capped:
 4. freed cards: a card a table meld can spare (any card of a 4-card set, an end of a run of 4+, a middle
    card of a run of 7+ that leaves two runs of 3+) joins hand cards in a new set or run.
 
-The hand is a 52-bit mask over card codes (see `cards.py`); what each table group accepts, spares or can
-be split by is computed once per group and memoised. The tables of the actions share the lists of the
-untouched groups, which is harmless for JSON and much cheaper.
+The hand is four 13-bit rows, one a suit (`state.Rows`), and what each table group accepts, spares or can
+be split by comes from `tables.py`, memoised per group and per table; small integers and table lookups
+keep every step to a few dozen integer operations.
+
+The actions share the lists of the table groups (read-only) with every other action, view and event. The
+module remembers its latest answer and how each action changes the table, so that `decide`, handed back
+one of those very actions for the same table and hand and still unchanged, knows the new table without
+checking the submission again (`outcome`); any other action is checked in full.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from games.rules.machiavelli.cards import CODE, NAME
+from games.rules.machiavelli.melds import Group, Table
+from games.rules.machiavelli.state import Rows, hand_rows
+from games.rules.machiavelli.tables import ANY_SUIT, RANK_BIT, RUNS, SETS, Facts, Info, facts, rearranged
 
-from games.rules.machiavelli.cards import CODE, NAME, code_of
-from games.rules.machiavelli.melds import Group, Table, normalise_codes
+#: A sampled meld: the index of the table group it replaces (-1: none) and the groups that replace it.
+Meld = tuple[int, tuple[Info, ...]]
 
 CAP_ADDITIONS = 5
 CAP_NEW = 3
 CAP_SPLITS = 2
 CAP_FREED = 4
 
-_BIT: dict[str, int] = {name: 1 << code for name, code in CODE.items()}
 _ROW = (1 << 13) - 1
-_FULL = (1 << 52) - 1
+#: The Ace of each suit.
+_ACE: tuple[str, ...] = tuple(NAME[suit * 13] for suit in range(4))
 
 
-class _Info(NamedTuple):
-    """What a valid table meld offers to the generator."""
-
-    is_set: bool
-    key: int  # a set's rank (1..13), a run's suit (0..3)
-    low: int  # a run's lowest rank (1 = low Ace)
-    high: int  # a run's highest rank (14 = high Ace)
-    accepts: int  # mask of the cards that extend it by one
-    splits: int  # mask of the cards that split it in two runs
-    spares: int  # mask of the cards it can give up and stay valid (or leave two valid runs)
-    suits: int  # a set's 4-bit suit mask
-    wanted: int  # (accepts | splits) | spares << 52: what makes it worth a look, tested in one operation
+def _run_formable(row: int) -> int:
+    """The ranks that make a 3-card run with two cards of `row` (the Ace after Q K as well as before 2 3)."""
+    ace = row & 1
+    below1 = (row << 1) & _ROW  # the rank below is held (nothing is below the Ace)
+    below2 = (row << 2) & _ROW
+    above1 = row >> 1 | ace << 12  # the rank above is held (the Ace is above the King)
+    above2 = row >> 2 | ace << 11
+    high_ace = row >> 12 & row >> 11 & 1  # Q K held: the Ace ends Q K A
+    return (below1 & (below2 | above1)) | (above1 & above2) | high_ace
 
 
-#: What a group that is no meld offers: nothing (only a caller's mistake puts one on a table).
-_NOTHING = _Info(False, 0, 0, 0, 0, 0, 0, 0, 0)
+def _run_starts(row: int) -> int:
+    """The held ranks that start three held ranks in a row (Q K A included)."""
+    return (row & row >> 1 & row >> 2 & (1 << 11) - 1) | (row & row >> 1 & (row & 1) << 11)
 
 
-_INFO: dict[Group, _Info] = {}
-_CACHE_LIMIT = 50_000
-
-#: _CARD[suit][rank]: the bit of the card of `suit` and `rank` (1..14, 14 = high Ace; 0 and 15: no card).
-_CARD: tuple[tuple[int, ...], ...] = tuple(
-    (0, *(1 << code_of(suit, rank) for rank in range(1, 15)), 0) for suit in range(4)
-)
-#: _SPAN[suit][low][high]: mask of the cards of `suit` with ranks low..high (1..14; 0 when low > high).
-_SPAN: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    tuple(tuple(sum(1 << code_of(suit, r) for r in range(max(low, 1), high + 1)) for high in range(15))
-          for low in range(16))
-    for suit in range(4)
-)
+#: By row, for every row (a lookup costs less than the bit operations): the row with its run-formable ranks
+#: above it (`row | _run_formable(row) << 13`, see the hand keys of `meld_actions`), and its run starts.
+_RUN_KEY: tuple[int, ...] = tuple(row | _run_formable(row) << 13 for row in range(1 << 13))
+_RUN_STARTS: tuple[int, ...] = tuple(map(_run_starts, range(1 << 13)))
+_FORMABLE_PART = _ROW << 13
 
 
-def _make_info(group: Group) -> _Info:
-    codes = normalise_codes([CODE[c] for c in group])
-    if codes is None:
-        return _NOTHING
-    size = len(codes)
-    if codes[0] % 13 == codes[1] % 13:
-        rank = codes[0] % 13
-        suits = 0
-        for code in codes:
-            suits |= 1 << code // 13
-        cards = (1 << rank) * 0x8004002001  # the four cards of this rank: bits rank + 13·suit
-        held = sum(1 << code for code in codes)
-        accepts = cards & ~held if size == 3 else 0
-        spares = held if size == 4 else 0
-        return _Info(True, rank + 1, 0, 0, accepts, 0, spares, suits, accepts | spares << 52)
-    suit, low = codes[0] // 13, codes[0] % 13 + 1
-    high = low + size - 1
-    accepts = (1 << code_of(suit, low - 1) if low > 1 else 0) | (1 << code_of(suit, high + 1) if high < 14 else 0)
-    span = _SPAN[suit]
-    spares = 0
-    if size >= 4:
-        spares = 1 << codes[0] | 1 << codes[-1] | (span[low + 3][high - 3] if high - low >= 6 else 0)
-    splits = span[low + 2][high - 2] if high - low >= 4 else 0
-    return _Info(False, suit, low, high, accepts, splits, spares, 0, accepts | splits | spares << 52)
-
-
-def _info(group: Group) -> _Info:
-    try:
-        return _INFO[group]
-    except KeyError:
-        pass
-    found = _make_info(group)
-    if len(_INFO) >= _CACHE_LIMIT:
-        _INFO.clear()
-    _INFO[group] = found
-    return found
-
-
-def _stretch(suit: int, low: int, high: int, mask: int, aces: int) -> tuple[int, int]:
-    """Extend the ranks `low..high` of `suit` down and up with held cards; `aces` copies of its Ace held."""
-    base = suit * 13 - 1
+def _stretch(low: int, high: int, row: int, aces: int) -> tuple[int, int]:
+    """Extend the ranks `low..high` down and up with the held ranks of `row`; `aces` copies of its Ace held."""
     while low > 1:
         if low == 2:
             if not aces:
                 break
             aces -= 1
-        elif not mask >> (base + low - 1) & 1:
+        elif not row >> (low - 2) & 1:
             break
         low -= 1
     while high < 14:
@@ -119,198 +78,250 @@ def _stretch(suit: int, low: int, high: int, mask: int, aces: int) -> tuple[int,
             if not aces:
                 break
             aces -= 1
-        elif not mask >> (base + high + 1) & 1:
+        elif not row >> high & 1:
             break
         high += 1
     return low, high
 
 
-#: _RUNS[suit][low][high]: the run of `suit` from rank `low` to `high` (1..14), as card ids.
-_RUNS: tuple[tuple[tuple[Group, ...], ...], ...] = tuple(
-    tuple(tuple(tuple(NAME[code_of(suit, r)] for r in range(low, high + 1)) for high in range(15))
-          for low in range(15))
-    for suit in range(4)
-)
-#: _SETS[rank][suits]: the cards of `rank` (0..12) in the suits of the 4-bit mask `suits`, as card ids.
-_SETS: tuple[tuple[Group, ...], ...] = tuple(
-    tuple(tuple(NAME[s * 13 + rank] for s in range(4) if suits >> s & 1) for suits in range(16))
-    for rank in range(13)
-)
-
-
-#: Masks of card positions by rank, in every suit at once: the Aces, the 2s, the Queens, the Kings.
-_ACES = sum(1 << 13 * suit for suit in range(4))
-_NOT_ACES = _FULL & ~_ACES
-_NOT_ACES_2S = _FULL & ~(_ACES | _ACES << 1)
-_NOT_KINGS = _FULL & ~(_ACES << 12)
-_NOT_QUEENS_KINGS = _FULL & ~(_ACES << 11 | _ACES << 12)
-_LOW_STARTS = sum(((1 << 11) - 1) << 13 * suit for suit in range(4))  # Ace .. Jack: runs of 3 fit in the suit
-
-
-def _formable(mask: int) -> int:
-    """Mask of the cards that make a set or a 3-card run together with two held cards (bit tricks, all
-    four suits at once; shifts that would cross into the next suit are masked off)."""
-    # sets: bit X of `other_k` is the held bit of the same rank k suits further on
-    other1 = ((mask >> 13) | (mask << 39)) & _FULL
-    other2 = ((mask >> 26) | (mask << 26)) & _FULL
-    other3 = ((mask >> 39) | (mask << 13)) & _FULL
-    sets = (other1 & other2) | (other3 & (other1 | other2))
-    # runs: the rank below / two below / above / two above is held; the Ace also follows the King
-    aces = mask & _ACES
-    below1 = (mask << 1) & _NOT_ACES
-    below2 = (mask << 2) & _NOT_ACES_2S
-    above1 = ((mask >> 1) & _NOT_KINGS) | aces << 12
-    above2 = ((mask >> 2) & _NOT_QUEENS_KINGS) | aces << 11
-    high_ace = (mask >> 12) & (mask >> 11) & _ACES  # Q K held: the Ace ends Q K A
-    return sets | (below1 & (below2 | above1)) | (above1 & above2) | high_ace
-
-
-def _run_starts(mask: int) -> int:
-    """Mask of the held cards that start three held cards in a row of their suit (Q K A included)."""
-    return (mask & (mask >> 1) & (mask >> 2) & _LOW_STARTS) | (mask & (mask >> 1) & (mask & _ACES) << 11)
-
-
-def _useful(table: Table, mask: int, formable: int) -> list[tuple[int, _Info]]:
-    """(index, info) of the table melds that may matter for this hand, in table order: a meld it can extend
-    or split, or one that can spare a card the hand can use. One pass over the table, one test a group."""
-    wanted = mask | formable << 52
-    useful = []
-    index = -1
-    for group in table:
-        index += 1
-        try:
-            info = _INFO[group]
-        except KeyError:
-            info = _info(group)
-        if info[8] & wanted:
-            useful.append((index, info))
-    return useful
-
-
 def meld_actions(table: Table, hand: tuple[str, ...]) -> list[dict]:
     """The sampled `meld` actions for a player holding `hand` in front of `table`."""
-    mask = 0
-    for card in hand:
-        mask |= _BIT[card]
-    if not mask:
-        return []
-    formable = _formable(mask)
-    useful = _useful(table, mask, formable)
-    # the passes note each meld as (index of the table group it replaces or -1, new groups)
-    melds: list[tuple[int, tuple[Group, ...]]] = []
-    add = melds.append
+    return sampled(facts(table), hand, hand_rows(hand), [])
 
-    # 1. additions to table melds
-    for index, info in useful:
-        is_set, key, low, high, accepts, _, _, suits, _ = info
-        hits = accepts & mask
+
+def sampled(known: Facts, hand: tuple[str, ...], rows: Rows, out: list[dict]) -> list[dict]:
+    """`out` followed by the sampled `meld` actions for a player holding `hand` (whose rows are `rows`) in
+    front of the table of `known` (`legal_actions` starts `out` with the draw or the pass)."""
+    a, b, c, d = rows
+    if not (a or b or c or d):
+        return out
+    infos = known[1]
+    # the hand keys: the held ranks of each suit, and above them (<< 13) the ranks that make a set or a
+    # 3-card run with two held cards; then, for a 4-card set, those of any suit
+    ab, ac, ad, bc, bd, cd = a & b, a & c, a & d, b & c, b & d, c & d
+    sa, sb, sc, sd = bc | bd | cd, ac | ad | cd, ab | ad | bd, ab | ac | bc  # ranks held in two other suits
+    ka = _RUN_KEY[a] | sa << 13
+    kb = _RUN_KEY[b] | sb << 13
+    kc = _RUN_KEY[c] | sc << 13
+    kd = _RUN_KEY[d] | sd << 13
+    keys = (ka, kb, kc, kd, (ka | kb | kc | kd) & _FORMABLE_PART)
+    # the table melds that may matter: one it can extend or split, or one that can spare a usable card (a
+    # loop, not a comprehension: that would build a function at every call)
+    useful = []
+    for index, found in enumerate(infos):
+        if found.wanted & keys[found.frame]:
+            useful.append(index)
+    melds: list[Meld] = []
+    if useful:
+        _additions(melds, useful, infos, rows, hand)
+    three = (ab & (c | d)) | (cd & (a | b))  # ranks held in three suits or more
+    if three or _RUN_STARTS[a] or _RUN_STARTS[b] or _RUN_STARTS[c] or _RUN_STARTS[d]:
+        _new_melds(melds, rows, three, hand)
+    if useful:
+        _regroupings(melds, useful, infos, rows, keys, (sa, sb, sc, sd), hand)
+    return _actions(known, hand, melds, out) if melds else out
+
+
+def _aces(hand: tuple[str, ...], suit: int, row: int) -> int:
+    """How many copies of the Ace of `suit` the hand holds (`row` is its row of that suit)."""
+    return hand.count(_ACE[suit]) if row & 1 else 0
+
+
+def _additions(melds: list[Meld], useful: list[int], infos: tuple[Info, ...], rows: Rows,
+               hand: tuple[str, ...]) -> None:
+    """Pass 1: hand cards added to a table meld (one, or the longest stretch), CAP_ADDITIONS at most."""
+    add = melds.append
+    for index in useful:
+        found = infos[index]
+        accepts = found.accepts
+        if not accepts:
+            continue
+        hits = accepts & rows[found.frame]
         if not hits:
             continue
-        if is_set:
-            while hits:
-                code = (hits & -hits).bit_length() - 1
-                hits &= hits - 1
-                add((index, (_SETS[key - 1][suits | 1 << code // 13],)))
+        key = found.key
+        if found.is_set:
+            add((index, (SETS[key - 1][found.suits | 1 << found.frame],)))
         else:
-            if hits & _CARD[key][low - 1]:
-                add((index, (_RUNS[key][low - 1][high],)))
-            if hits & _CARD[key][high + 1]:
-                add((index, (_RUNS[key][low][high + 1],)))
-            new_low, new_high = _stretch(key, low, high, mask, hand.count(NAME[key * 13]))
-            if new_high - new_low > high - low + 1:
-                add((index, (_RUNS[key][new_low][new_high],)))
+            low, high = found.low, found.high
+            down, up = hits & RANK_BIT[low - 1], hits & RANK_BIT[high + 1]
+            if down:
+                add((index, (RUNS[key][low - 1][high],)))
+            if up:
+                add((index, (RUNS[key][low][high + 1],)))
+            row = rows[key]
+            # a longer stretch takes both ends, or two cards beyond one end
+            if (down and (up or row & RANK_BIT[low - 2])) or (up and row & RANK_BIT[high + 2]):
+                new_low, new_high = _stretch(low, high, row, _aces(hand, key, row))
+                if new_high - new_low > high - low + 1:
+                    add((index, (RUNS[key][new_low][new_high],)))
         if len(melds) >= CAP_ADDITIONS:
-            break
-    del melds[CAP_ADDITIONS:]
+            del melds[CAP_ADDITIONS:]
+            return
 
-    # 2. new melds from the hand alone
+
+def _new_melds(melds: list[Meld], rows: Rows, three: int, hand: tuple[str, ...]) -> None:
+    """Pass 2: new melds from the hand alone (sets by rank, then maximal runs by suit), CAP_NEW at most;
+    `three`: the ranks held in three suits or more."""
     cap = len(melds) + CAP_NEW
-    a, b, c, d = mask & _ROW, (mask >> 13) & _ROW, (mask >> 26) & _ROW, mask >> 39
-    three = (a & b & (c | d)) | (c & d & (a | b))  # ranks held in three suits or more
+    add = melds.append
+    a, b, c, d = rows
     while three and len(melds) < cap:
         rank = (three & -three).bit_length() - 1
         three &= three - 1
-        add((-1, (_SETS[rank][(a >> rank & 1) | (b >> rank & 1) << 1 | (c >> rank & 1) << 2 | (d >> rank & 1) << 3],)))
-    starts = _run_starts(mask)
-    while starts and len(melds) < cap:
-        bit = (starts & -starts).bit_length() - 1
-        suit, low = divmod(bit, 13)
-        low += 1
-        _, high = _stretch(suit, low, low, mask, hand.count(NAME[suit * 13]) - (low == 1))
-        add((-1, (_RUNS[suit][low][high],)))
-        starts &= ~((1 << (13 * suit + min(high, 13))) - 1)  # the starts inside this run are used up
-    del melds[cap:]
+        add((-1, (SETS[rank][(a >> rank & 1) | (b >> rank & 1) << 1 | (c >> rank & 1) << 2 | (d >> rank & 1) << 3],)))
+    for suit, row in enumerate(rows):
+        starts = _RUN_STARTS[row]
+        while starts and len(melds) < cap:
+            low = (starts & -starts).bit_length()
+            _, high = _stretch(low, low, row, _aces(hand, suit, row) - (low == 1))
+            add((-1, (RUNS[suit][low][high],)))
+            starts &= -1 << min(high, 13)  # the starts inside this run are used up
 
-    # 3. a hand card splits a long run in two
+
+def _regroupings(melds: list[Meld], useful: list[int], infos: tuple[Info, ...], rows: Rows, keys: tuple[int, ...],
+                 sets: Rows, hand: tuple[str, ...]) -> None:
+    """Passes 3 and 4, which regroup a table meld: a hand card that splits a long run in two (CAP_SPLITS at
+    most), then a card a table meld can spare joining held cards in a new meld (CAP_FREED at most); `keys`:
+    the hand keys of `meld_actions`, `sets`: the ranks of each suit held in two other suits."""
     cap = len(melds) + CAP_SPLITS
-    for index, (_, suit, low, high, _, splits, _, _, _) in useful:
-        if splits & mask:
+    for index in useful:
+        found = infos[index]
+        splits = found.splits
+        if splits and splits & rows[found.key]:
+            key, low, high = found.key, found.low, found.high
+            row = rows[key]
             for rank in range(low + 2, high - 1):
-                if mask >> code_of(suit, rank) & 1:
-                    add((index, (_RUNS[suit][low][rank], _RUNS[suit][rank][high])))
+                if row >> (rank - 1) & 1:
+                    melds.append((index, (RUNS[key][low][rank], RUNS[key][rank][high])))
             if len(melds) >= cap:
+                del melds[cap:]
                 break
-    del melds[cap:]
-
-    # 4. a card freed from a table meld joins hand cards in a new meld
     cap = len(melds) + CAP_FREED
-    for index, info in useful:
-        usable = info.spares & formable
-        while usable:
-            freed = (usable & -usable).bit_length() - 1
-            usable &= usable - 1
-            rest = _rest(info, freed)
-            for meld in _melds_with(freed, mask, hand):
-                add((index, (*rest, meld)))
+    for index in useful:
+        found = infos[index]
+        spares = found.spares
+        if not spares:
+            continue
+        if found.frame == ANY_SUIT:  # a 4-card set: its card of each suit in which the rank is formable
+            for suit in range(4):
+                if keys[suit] >> 13 & spares:
+                    _add_freed(melds, index, found, suit, found.key, rows, sets, hand)
+        else:
+            usable = spares & keys[found.key] >> 13
+            while usable:
+                rank = (usable & -usable).bit_length()
+                usable &= usable - 1
+                _add_freed(melds, index, found, found.key, rank, rows, sets, hand)
         if len(melds) >= cap:
-            break
-    del melds[cap:]
-    return _actions(table, melds)
+            del melds[cap:]
+            return
 
 
-def _actions(table: Table, melds: list[tuple[int, tuple[Group, ...]]]) -> list[dict]:
-    """The action of each meld: the whole new table, the untouched groups first in table order. The actions
-    share the lists of the untouched groups (fresh for each call)."""
-    if not melds:
-        return []
-    base = [[*group] for group in table]
-    out = []
-    for skip, groups in melds:
-        tbl = base.copy()
-        if skip >= 0:
-            del tbl[skip]
-        for group in groups:
-            tbl.append(list(group))
-        out.append({"type": "meld", "table": tbl})
-    return out
-
-
-def _rest(info: _Info, freed: int) -> tuple[Group, ...]:
-    """What remains of a table meld that gives up the card `freed` (one of its spares)."""
-    is_set, key, low, high, _, _, _, suits, _ = info
-    if is_set:
-        return (_SETS[key - 1][suits & ~(1 << freed // 13)],)
-    rank = freed % 13 + 1
-    if rank == low or rank == 1 and low == 1:  # the low end (an Ace at both ends: either is the same)
-        return (_RUNS[key][low + 1][high],)
-    if rank == high or rank == 1 and high == 14:
-        return (_RUNS[key][low][high - 1],)
-    return (_RUNS[key][low][rank - 1], _RUNS[key][rank + 1][high])
-
-
-def _melds_with(freed: int, mask: int, hand: tuple[str, ...]) -> list[Group]:
-    """New melds made of the table card `freed` and held cards: a set, and the longest run through it."""
-    out = []
-    rank, suit = freed % 13, freed // 13
-    suits = 0
-    for s in range(4):
-        if mask >> (s * 13 + rank) & 1:
-            suits |= 1 << s
-    if bin(suits & ~(1 << suit)).count("1") >= 2:
-        out.append(_SETS[rank][suits | 1 << suit])
-    aces = hand.count(NAME[suit * 13])
-    for start in (1, 14) if rank == 0 else (rank + 1,):
-        low, high = _stretch(suit, start, start, mask, aces)
+def _add_freed(melds: list[Meld], index: int, found: Info, suit: int, rank: int, rows: Rows, sets: Rows,
+               hand: tuple[str, ...]) -> None:
+    """Note the melds of the card of `suit` and `rank` (1..13) freed from the table group `index` with
+    held cards: a set, and the longest run through it; what remains of the group stays."""
+    key, low, high = found.key, found.low, found.high
+    if found.is_set:
+        rest: tuple[Info, ...] = (SETS[key - 1][found.suits & ~(1 << suit)],)
+    elif rank == low or rank == 1 and low == 1:  # the low end (an Ace at both ends: either is the same)
+        rest = (RUNS[key][low + 1][high],)
+    elif rank == high or rank == 1 and high == 14:
+        rest = (RUNS[key][low][high - 1],)
+    else:
+        rest = (RUNS[key][low][rank - 1], RUNS[key][rank + 1][high])
+    if sets[suit] >> (rank - 1) & 1:  # two other suits hold the rank
+        shift = rank - 1
+        a, b, c, d = rows
+        suits = (a >> shift & 1) | (b >> shift & 1) << 1 | (c >> shift & 1) << 2 | (d >> shift & 1) << 3
+        melds.append((index, (*rest, SETS[shift][suits | 1 << suit])))
+    row = rows[suit]
+    aces = hand.count(_ACE[suit]) if row & 1 else 0
+    for start in (1, 14) if rank == 1 else (rank,):
+        low, high = _stretch(start, start, row, aces)
         if high - low >= 2:
-            out.append(_RUNS[suit][low][high])
+            melds.append((index, (*rest, RUNS[suit][low][high])))
+
+
+#: The latest answer of `meld_actions`: (facts of the table, hand, the answer, the melds of its last
+#: actions). It holds its table, hand and actions, so identity checks against them are sound; the caller
+#: may have changed the answer since, which `outcome` allows for.
+_issued: tuple[Facts | None, tuple[str, ...] | None, list[dict], list[Meld]] = (None, None, [], [])
+
+
+def _actions(known: Facts, hand: tuple[str, ...], melds: list[Meld], out: list[dict]) -> list[dict]:
+    """`out` followed by the action of each meld: the whole new table, the untouched groups first in table
+    order."""
+    global _issued
+    lists = known[2]
+    append = out.append
+    for skip, new in melds:
+        table = list(lists)
+        if skip >= 0:
+            del table[skip]
+        for found in new:
+            table.append(found.cards)
+        append({"type": "meld", "table": table})
+    _issued = (known, hand, out, melds)
     return out
+
+
+def outcome(action: object, table: Table, hand: tuple[str, ...]) -> tuple[Facts, tuple[str, ...]] | None:
+    """What `check_submission` answers for one of the actions of the latest `meld_actions` answer, for the
+    same table and hand: the facts of the new table (`tables.rearranged`) and the hand cards added, in
+    canonical order, found without checking the submission. Its table is compared with the one its meld
+    makes, so that an action changed since (or an answer reordered by its caller) is never mistaken for
+    another. None for any other action, which needs the full check."""
+    known, held, actions, melds = _issued
+    if held is not hand or known[0] is not table:  # type: ignore[index]
+        return None
+    index = len(melds) - len(actions)  # the melds are those of the last actions
+    for issued in actions:
+        if issued is action and index >= 0:
+            skip, new = melds[index]
+            break
+        index += 1
+    else:
+        return None
+    expected = list(known[2])  # type: ignore[index]
+    if skip >= 0:
+        del expected[skip]
+    for found in new:
+        expected.append(found.cards)
+    if action.get("table") != expected:  # type: ignore[attr-defined]
+        return None
+    return rearranged(known, skip, new), _added(known, skip, new)  # type: ignore[arg-type]
+
+
+#: (group, grown group) -> the cards the growth adds, in canonical order: most melds laid grow one table
+#: group, and the same growths recur (a pure function of the pair, so the memo never changes an answer).
+_GROWTHS: dict[tuple[Group, Group], tuple[str, ...]] = {}
+_CACHE_LIMIT = 50_000
+
+
+def _added(known: Facts, skip: int, new: tuple[Info, ...]) -> tuple[str, ...]:
+    """The hand cards a meld lays (the cards of `new` less those of table group `skip`), in canonical order."""
+    if skip < 0:  # a new meld from the hand alone
+        return new[0].in_code_order
+    removed = known[1][skip]
+    if len(new) > 1:
+        return _difference(new, removed)
+    key = (removed.group, new[0].group)
+    found = _GROWTHS.get(key)
+    if found is None:
+        if len(_GROWTHS) >= _CACHE_LIMIT:
+            _GROWTHS.clear()
+        found = _GROWTHS[key] = _difference(new, removed)
+    return found
+
+
+def _difference(new: tuple[Info, ...], removed: Info) -> tuple[str, ...]:
+    """The cards of the groups `new` less those of `removed` (a multiset difference), in canonical order."""
+    cards: list[str] = []
+    for found in new:
+        cards += found.group
+    for card in removed.group:
+        cards.remove(card)
+    cards.sort(key=CODE.__getitem__)
+    return tuple(cards)

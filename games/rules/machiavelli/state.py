@@ -1,29 +1,44 @@
 """The state of a Machiavelli match and the deal settlement (machiavelli.md §7–§9).
 
-One dataclass holds everything: hands and the table are tuples of card ids (hands kept in canonical
-order, the table as normalised groups), the stock is a tuple with the top card first. Scores are exact
-`Fraction`s because a blocked deal may share a total unevenly; views and results turn them into JSON
-numbers.
+A state is the deal in play (turn, hands, stock, table) and a `Match`, the part that changes at most once a
+deal (options, deal number and dealer, scores, finished deals), which every state of a deal shares: the
+state built at every event then has few fields. Hands and the table are tuples of card ids (hands kept in
+canonical order, the table as normalised groups, sorted), the stock is a tuple with the top card first.
+Scores are exact `Fraction`s because a blocked deal may share a total unevenly; views and results turn
+them into JSON numbers. Each hand is also kept as four rows of bits (`rows`, see `Rows`): the meld
+generator works on them at every step, and a draw or a meld changes one or two bits. The state also
+carries what the meld generator, the views and the events need of its table (`facts`, see `tables.py`),
+derived from the table and left out of comparisons.
 
 A state is a value: nothing ever assigns to a field, `evolve` builds a new one for every event. It is not
 declared `frozen` only because a frozen dataclass's `__init__` sets each field through
 `object.__setattr__`, ten times slower than a plain slots class, and a state is built at every event (the
-engine-speed benchmark). It stays hashable and compares by value, as before.
+engine-speed benchmark). It stays hashable and compares by value. The match's fields read through the
+state too (`state.scores`), for the rare readers.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
+from operator import attrgetter
 from typing import Any
+
+from games.engine.fast import fast_init
+from games.rules.machiavelli.cards import CODE
+from games.rules.machiavelli.tables import NO_FACTS, Facts
 
 #: One finished deal: (closer or None, blocked, cards left per seat).
 DealRecord = tuple[int | None, bool, tuple[int, ...]]
+#: A hand as four 13-bit rows, one a suit (S H D C): bit `rank - 1` is set when the hand holds a card of
+#: that suit and rank (1..13). Duplicates are not counted.
+Rows = tuple[int, int, int, int]
 
 
-@dataclass(slots=True, unsafe_hash=True)
-class State:
+@fast_init  # a new one at every deal: see games.engine.fast
+@dataclass(frozen=True, slots=True)
+class Match:
     seats: int
     options: tuple[tuple[str, Any], ...]  # the normalised options, as sorted items
     deals: int  # deals in the match
@@ -31,18 +46,53 @@ class State:
     penalty: bool  # failed_operation == "penalty"
     deal_no: int = 0  # current deal, 1-based (0 before the first)
     dealer: int = 0
+    scores: tuple[Fraction, ...] = ()
+    history: tuple[DealRecord, ...] = ()
+    over: bool = False
+
+
+def _of_match(name: str) -> property:
+    return property(attrgetter(f"match.{name}"), doc=f"`match.{name}`")
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class State:
+    match: Match
     turn: int = -1  # seat to act, -1 when nobody
     opening: bool = False  # the first turn of the deal: a forced draw
     passes: int = 0  # consecutive passes on an empty stock
     hands: tuple[tuple[str, ...], ...] = ()
     stock: tuple[str, ...] = ()  # top card first
     table: tuple[tuple[str, ...], ...] = ()
-    scores: tuple[Fraction, ...] = ()
-    history: tuple[DealRecord, ...] = ()
-    over: bool = False
+    rows: tuple[int, ...] = ()  # the rows of every hand in turn: seat s's are rows[4 * s : 4 * s + 4]
+    facts: Facts = field(default=NO_FACTS, compare=False)  # of `table` (`tables.Facts`): derived, for speed
+
+    seats = _of_match("seats")
+    options = _of_match("options")
+    deals = _of_match("deals")
+    unit = _of_match("unit")
+    penalty = _of_match("penalty")
+    deal_no = _of_match("deal_no")
+    dealer = _of_match("dealer")
+    scores = _of_match("scores")
+    history = _of_match("history")
+    over = _of_match("over")
 
     def option(self, name: str) -> Any:
-        return dict(self.options)[name]
+        return dict(self.match.options)[name]
+
+
+#: The suit and the row bit of each card id.
+SUIT: dict[str, int] = {card: code // 13 for card, code in CODE.items()}
+ROW_BIT: dict[str, int] = {card: 1 << code % 13 for card, code in CODE.items()}
+
+
+def hand_rows(hand: Sequence[str]) -> Rows:
+    """The rows of the cards of `hand`."""
+    rows = [0, 0, 0, 0]
+    for card in hand:
+        rows[SUIT[card]] |= ROW_BIT[card]
+    return rows[0], rows[1], rows[2], rows[3]
 
 
 def deal_scores(cards_left: Sequence[int], closer: int | None, unit: int) -> tuple[Fraction, ...]:

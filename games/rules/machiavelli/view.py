@@ -11,8 +11,10 @@ import random
 from collections import Counter
 from typing import Any
 
+from games.engine.shared import SharedDict, SharedList
 from games.rules.machiavelli.cards import DECK, sort_cards
-from games.rules.machiavelli.state import State, deal_scores, exact, number, ranking, winners_of
+from games.rules.machiavelli.state import Match, State, deal_scores, exact, hand_rows, number, ranking, winners_of
+from games.rules.machiavelli.tables import facts
 
 
 def _deal_json(index: int, record: tuple, unit: int) -> dict[str, Any]:
@@ -27,62 +29,85 @@ def _deal_json(index: int, record: tuple, unit: int) -> dict[str, Any]:
     }
 
 
-#: Memo of the parts of a view that change at most once per deal: the options, the totals and the finished
-#: deals (rebuilding Fractions at every view is otherwise the costliest part of a view). Keyed by the
-#: identity of `state.history` and `state.options`, which every state of a deal shares (and which no two
-#: games share, so they also fix the seats); an entry holds both objects, so their ids cannot be reused
-#: while it lives, and is checked against them. `_LAST` is the entry of the latest view, tried first.
-_SUMMARY: dict[tuple[int, int], tuple] = {}
-_LAST: list[tuple] = [(None, None, None)]
+def _shared_deal(index: int, record: tuple, unit: int) -> SharedDict:
+    """A finished deal as JSON that every view may hand out (read-only, its nested dicts too)."""
+    deal = _deal_json(index, record, unit)
+    deal["cards_left"] = SharedDict(deal["cards_left"])
+    deal["scores"] = SharedDict(deal["scores"])
+    return SharedDict(deal)
+
+
+#: Memo of the parts of a view that change at most once per deal, as one template per viewer: the options,
+#: the totals and the finished deals (rebuilding Fractions at every view is otherwise the costliest part of
+#: a view), all read-only, so that every view may share them. They are a function of the state's `Match`,
+#: which every state of a deal shares: keyed by its identity, each entry holds the match, so that its id
+#: cannot be reused while the entry lives, and is checked against it. `_last_templates` is the entry of the
+#: latest view, tried first.
+Templates = dict[int | None, dict[str, Any]]
+_TEMPLATES: dict[int, tuple[Match, Templates]] = {}
+_last_templates: tuple[Match | None, Templates] = (None, {})
 _CACHE_LIMIT = 10_000
 
 
-def _summary(state: State) -> tuple[dict, dict, tuple[dict, ...]]:
-    """(options, totals, finished deals) as JSON, to be copied by each view: never handed out as they are."""
-    history, options = state.history, state.options
-    entry = _LAST[0]
-    if entry[0] is history and entry[1] is options:
-        return entry[2]
-    key = (id(history), id(options))
-    entry = _SUMMARY.get(key)
-    if entry is None or entry[0] is not history or entry[1] is not options:
-        deals = tuple(_deal_json(i, record, state.unit) for i, record in enumerate(history))
-        totals = {str(seat): number(score) for seat, score in enumerate(state.scores)}
-        if len(_SUMMARY) >= _CACHE_LIMIT:
-            _SUMMARY.clear()
-        _SUMMARY[key] = entry = (history, options, (dict(options), totals, deals))
-    _LAST[0] = entry
-    return entry[2]
+def _templates(match: Match) -> Templates:
+    """The templates of the views of `match` (filled in for each viewer as asked)."""
+    global _last_templates
+    entry = _TEMPLATES.get(id(match))
+    if entry is None or entry[0] is not match:
+        if len(_TEMPLATES) >= _CACHE_LIMIT:
+            _TEMPLATES.clear()
+        _TEMPLATES[id(match)] = entry = (match, {})
+    _last_templates = entry
+    return entry[1]
 
 
-def _copy_deal(deal: dict[str, Any]) -> dict[str, Any]:
-    """A fresh copy of a memoised finished deal (its two nested dicts included)."""
-    copy = deal.copy()
-    copy["cards_left"] = deal["cards_left"].copy()
-    copy["scores"] = deal["scores"].copy()
-    return copy
+def _template(match: Match, viewer: int | None) -> dict[str, Any]:
+    """A view of `match` by `viewer` whose parts that change at every event are still missing (None), or
+    hold their usual value (`opening`, `passes`)."""
+    deals = SharedList(_shared_deal(i, record, match.unit) for i, record in enumerate(match.history))
+    return {
+        "viewer": viewer,
+        "seats": match.seats,
+        "options": SharedDict(match.options),
+        "deal": match.deal_no,
+        "deals": match.deals,
+        "dealer": match.dealer,
+        "turn": None,
+        "opening": False,
+        "passes": 0,
+        "stock": None,
+        "table": None,
+        "hand_counts": None,
+        "hand": None,
+        "scores": SharedDict((str(seat), number(score)) for seat, score in enumerate(match.scores)),
+        "history": deals,
+        "over": match.over,
+    }
 
 
 def view(state: State, viewer: int | None) -> dict[str, Any]:
-    options, totals, deals = _summary(state)
-    return {
-        "viewer": viewer,
-        "seats": state.seats,
-        "options": options.copy(),
-        "deal": state.deal_no,
-        "deals": state.deals,
-        "dealer": state.dealer,
-        "turn": state.turn if state.turn >= 0 and not state.over else None,
-        "opening": state.opening,
-        "passes": state.passes,
-        "stock": len(state.stock),
-        "table": [[*group] for group in state.table],
-        "hand_counts": list(map(len, state.hands)),
-        "hand": list(state.hands[viewer]) if viewer is not None else None,
-        "scores": totals.copy(),
-        "history": list(map(_copy_deal, deals)),
-        "over": state.over,
-    }
+    """A fresh copy of the template of the match and the viewer, with the deal in play: the parts that
+    are shared (the options, totals, finished deals and the table) are read-only."""
+    match = state.match
+    last = _last_templates
+    templates = last[1] if last[0] is match else _templates(match)
+    template = templates.get(viewer)
+    if template is None:
+        template = templates[viewer] = _template(match, viewer)
+    turn = state.turn
+    hands = state.hands
+    out = template.copy()
+    out["turn"] = turn if turn >= 0 and not match.over else None
+    if state.opening:
+        out["opening"] = True
+    if state.passes:
+        out["passes"] = state.passes
+    out["stock"] = len(state.stock)
+    out["table"] = state.facts[2]
+    out["hand_counts"] = [*map(len, hands)]
+    if viewer is not None:
+        out["hand"] = list(hands[viewer])
+    return out
 
 
 def sample_state(data: dict[str, Any], viewer: int | None, rng: random.Random) -> State:
@@ -111,7 +136,7 @@ def sample_state(data: dict[str, Any], viewer: int | None, rng: random.Random) -
         (deal["closer"], deal["blocked"], tuple(deal["cards_left"][str(seat)] for seat in range(seats)))
         for deal in data["history"]
     )
-    return State(
+    match = Match(
         seats=seats,
         options=tuple(sorted(options.items())),
         deals=options["deals"],
@@ -119,26 +144,32 @@ def sample_state(data: dict[str, Any], viewer: int | None, rng: random.Random) -
         penalty=options["failed_operation"] == "penalty",
         deal_no=data["deal"],
         dealer=data["dealer"],
+        scores=tuple(exact(data["scores"][str(seat)]) for seat in range(seats)),
+        history=history,
+        over=data["over"],
+    )
+    return State(
+        match,
         turn=data["turn"] if data["turn"] is not None else -1,
         opening=data["opening"],
         passes=data["passes"],
         hands=tuple(hands),
         stock=stock,
         table=table,
-        scores=tuple(exact(data["scores"][str(seat)]) for seat in range(seats)),
-        history=history,
-        over=data["over"],
+        rows=tuple(row for hand in hands for row in hand_rows(hand)),
+        facts=facts(table),
     )
 
 
 def result(state: State) -> dict[str, Any] | None:
-    if not state.over:
+    match = state.match
+    if not match.over:
         return None
-    winners = winners_of(state.scores)
+    winners = winners_of(match.scores)
     return {
         "winners": winners,
-        "scores": {str(seat): number(score) for seat, score in enumerate(state.scores)},
+        "scores": {str(seat): number(score) for seat, score in enumerate(match.scores)},
         "reason": "deals_completed",
-        "deals": [_deal_json(i, record, state.unit) for i, record in enumerate(state.history)],
-        "ranking": ranking(state.scores),
+        "deals": [_deal_json(i, record, match.unit) for i, record in enumerate(match.history)],
+        "ranking": ranking(match.scores),
     }

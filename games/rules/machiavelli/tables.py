@@ -1,0 +1,176 @@
+"""What each table group offers, worked out once per group and once per table.
+
+Every step asks about the same table several times: the legal melds scan its groups, the view and the
+meld event list them. A table is an immutable tuple that often survives several steps (every draw keeps
+it), so `facts(table)` answers for the latest table asked about without recomputing anything. A meld that
+`legal.py` generated derives the facts of the table it leaves from those of the table before
+(`rearranged`), and the fold of its event finds them again from the event's lists (`facts_of`); states
+carry the facts of their table.
+The answer for each group (`info`) is memoised across tables, since most groups outlive many tables;
+every run and set the generator can build has its info from the start (`RUNS`, `SETS`). The memos hold
+the results of pure functions of their keys, so they never change an answer.
+
+Cards are handled as 13-bit rows, one a suit, bit `rank - 1` for ranks 1..13 (see `state.Rows`): small
+integers, whose operations cost a fraction of those on one 52-bit mask. The group lists (`Info.cards`)
+are read-only (`games.engine.shared.SharedList`): the legal actions, views and events of every step share
+them.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from games.engine.shared import SharedList
+from games.rules.machiavelli.cards import CODE, NAME, code_of
+from games.rules.machiavelli.melds import Group, Table, normalise_codes
+
+#: RANK_BIT[rank]: the row bit of the card of rank 0..15 (14 = the high Ace, whose card is the Ace; 0 and
+#: 15: no card).
+RANK_BIT: tuple[int, ...] = (0, *(1 << rank - 1 for rank in range(1, 14)), 1, 0)
+#: The frame of the hand key that holds the cards of any suit that would form a meld (`Info.frame`).
+ANY_SUIT = 4
+
+
+def _span(low: int, high: int) -> int:
+    """The row of the ranks low..high (empty when low > high)."""
+    return sum(RANK_BIT[rank] for rank in range(low, high + 1))
+
+
+@dataclass(frozen=True, slots=True)
+class Info:
+    """What a table group offers to the meld generator, the group and its card list.
+
+    `wanted` is what makes the group worth a look, to be tested against the hand key of `frame` (see
+    `legal.meld_actions`): cards of that suit it accepts or is split by, and cards it can spare (<< 13)
+    that the hand can use. A 3-card set waits for one card, of its missing suit; a 4-card set spares a
+    card of its rank whatever the suit (frame `ANY_SUIT`).
+    """
+
+    group: Group
+    cards: SharedList  # the group as a read-only list of card ids
+    in_code_order: Group  # its cards in canonical order (runs that end on the Ace differ)
+    is_set: bool
+    key: int  # a set's rank (1..13), a run's suit (0..3)
+    low: int  # a run's lowest rank (1 = low Ace)
+    high: int  # a run's highest rank (14 = high Ace)
+    suits: int  # a set's 4-bit suit mask
+    accepts: int  # row of the ranks that extend it by one, in suit `frame`
+    splits: int  # a run's row of the ranks that split it in two runs
+    spares: int  # row of the ranks it can give up and stay valid (or leave two valid runs)
+    frame: int  # the suit its cards are in, or ANY_SUIT
+    wanted: int  # accepts | splits | spares << 13
+
+
+def _make_info(group: Group) -> Info:
+    cards = SharedList(group)
+    ordered = tuple(sorted(group, key=CODE.__getitem__))
+    codes = normalise_codes([CODE[c] for c in group])
+    if codes is None:  # no meld offers nothing (only a caller's mistake puts one on a table)
+        return Info(group, cards, ordered, False, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    size = len(codes)
+    if codes[0] % 13 == codes[1] % 13:
+        rank = codes[0] % 13 + 1
+        suits = sum(1 << code // 13 for code in codes)
+        bit = RANK_BIT[rank]
+        if size == 3:
+            missing = (suits ^ 15).bit_length() - 1
+            return Info(group, cards, ordered, True, rank, 0, 0, suits, bit, 0, 0, missing, bit)
+        return Info(group, cards, ordered, True, rank, 0, 0, suits, 0, 0, bit, ANY_SUIT, bit << 13)
+    suit, low = codes[0] // 13, codes[0] % 13 + 1
+    high = low + size - 1
+    accepts = RANK_BIT[low - 1] | RANK_BIT[high + 1]
+    spares = 0
+    if size >= 4:
+        spares = RANK_BIT[low] | RANK_BIT[high] | (_span(low + 3, high - 3) if high - low >= 6 else 0)
+    splits = _span(low + 2, high - 2) if high - low >= 4 else 0
+    return Info(group, cards, ordered, False, suit, low, high, 0, accepts, splits, spares, suit,
+                accepts | splits | spares << 13)
+
+
+_INFO: dict[Group, Info] = {}
+_CACHE_LIMIT = 50_000
+
+
+def info(group: Group) -> Info:
+    """The info of a group of known card ids (memoised)."""
+    try:
+        return _INFO[group]
+    except KeyError:
+        pass
+    found = _make_info(group)
+    if len(_INFO) >= _CACHE_LIMIT:
+        _INFO.clear()
+    _INFO[group] = found
+    return found
+
+
+#: RUNS[suit][low][high]: the run of `suit` from rank `low` to `high` (1..14, at least 3 cards; else None).
+RUNS: tuple[tuple[tuple[Info | None, ...], ...], ...] = tuple(
+    tuple(tuple(info(tuple(NAME[code_of(suit, r)] for r in range(low, high + 1))) if low and high - low >= 2
+                else None for high in range(15))
+          for low in range(15))
+    for suit in range(4)
+)
+#: SETS[rank][suits]: the set of `rank` (0..12) in the suits of the 4-bit mask `suits` (3 or 4; else None).
+SETS: tuple[tuple[Info | None, ...], ...] = tuple(
+    tuple(info(tuple(NAME[s * 13 + rank] for s in range(4) if suits >> s & 1)) if suits.bit_count() >= 3 else None
+          for suits in range(16))
+    for rank in range(13)
+)
+
+
+#: The facts of a table: `(table, infos, lists)`, the table, the infos of its groups in table order (a
+#: sequence nobody changes), and the table as JSON, a read-only list of their read-only lists, which views
+#: and meld events hand out as they are. A plain tuple: one is built at every meld.
+Facts = tuple[Table, Sequence[Info], SharedList]
+#: The facts of the empty table.
+NO_FACTS: Facts = ((), (), SharedList())
+#: The facts of the latest table asked about (a single entry: it holds its table, checked with `is`).
+_last: Facts = NO_FACTS
+
+
+def facts(table: Table) -> Facts:
+    """The facts of `table`, recomputed only when it is not the table of the previous call."""
+    global _last
+    if _last[0] is table:
+        return _last
+    try:
+        infos = tuple(map(_INFO.__getitem__, table))
+    except KeyError:
+        infos = tuple(map(info, table))
+    _last = (table, infos, SharedList([found.cards for found in infos]))
+    return _last
+
+
+def facts_of(lists: list) -> Facts:
+    """The facts of the table of a meld event's JSON `lists`: found at once when they are the lists of the
+    latest facts (the event `decide` has just emitted, folded right after), else from the table."""
+    last = _last
+    if last[2] is lists:
+        return last
+    return facts(tuple(map(tuple, lists)))
+
+
+_pop = list.pop
+_insert = list.insert
+
+
+def rearranged(known: Facts, skip: int, new: Sequence[Info]) -> Facts:
+    """The facts of the table of `known` with group `skip` (none when -1) replaced by the groups `new`
+    (valid melds in normal form), kept sorted; they become the latest facts asked about. The new list of
+    lists is filled here, before anybody sees it (`list`'s own methods: `SharedList` refuses them)."""
+    global _last
+    before, before_infos, before_lists = known
+    table, infos, lists = list(before), list(before_infos), SharedList(before_lists)
+    if skip >= 0:
+        del table[skip], infos[skip]
+        _pop(lists, skip)
+    for found in new:
+        at = bisect_right(table, found.group)
+        table.insert(at, found.group)
+        infos.insert(at, found)
+        _insert(lists, at, found.cards)
+    _last = (tuple(table), infos, lists)
+    return _last
