@@ -5,6 +5,9 @@ the structural checks but holds an invalid group is a *failed operation*: under 
 as it was and the player draws up to three cards (a pass when the stock is empty); under `reject` it is
 refused. The end of a deal (closing, or a full round of passes on an empty stock) and the next deal of the
 match are emitted here too, so the log always stops at a player's decision.
+
+A meld that `legal_actions` has just listed for this very table and hand is known to be valid, and what it
+leaves too (`legal.outcome`); any other submission is checked in full. Turn draws are shared events.
 """
 
 from __future__ import annotations
@@ -35,12 +38,11 @@ TURN_DRAWS: tuple[dict[str, Event], ...] = tuple(
                   SharedDict(seat=seat, count=1, reason="turn"), ONLY[seat], seat) for card in PACK}
     for seat in range(6)
 )
-
-
 _NOBODY: frozenset[int] = frozenset()
 
 
 def to_act(state: State) -> frozenset[int]:
+    """The seat whose turn it is, nobody between deals and once the match is over."""
     return _NOBODY if state.match.over or state.turn < 0 else ONLY[state.turn]
 
 
@@ -58,7 +60,7 @@ def decide(state: State, seat: int, action: Action, rng: Rng) -> list[Event]:
     if kind == "meld":
         if state.opening:
             raise IllegalAction("must_draw", "the first turn of a deal is a forced draw")
-        known = outcome(action, state.table, state.hands[seat])  # one of the melds just listed: no check
+        known = outcome(action, state.table, state.hands[seat])
         if known is None:
             return _checked_meld_events(state, seat, action.get("table"), rng)
         return _melded_events(state, seat, known[0], known[1], rng)

@@ -21,6 +21,7 @@ from games.rules.machiavelli import evolve as _evolve
 from games.rules.machiavelli import view as _view
 from games.rules.machiavelli.cards import CARD_IDS, DECK
 from games.rules.machiavelli.state import State
+from games.rules.machiavelli.tables import facts
 
 #: The draw and the pass, shared by every `legal_actions` answer (read-only).
 _DRAW: Action = SharedDict(type="draw")
@@ -31,7 +32,7 @@ class MachiavelliEngine(BaseEngine):
     kind = "machiavelli"
     title = "Machiavelli"
     seats = range(2, 7)
-    state_version = 3  # 2: State is a plain slots dataclass (1: frozen); 3: it keeps the hands' rows too
+    state_version = 3  # 1: frozen dataclass; 2: plain slots; 3: a Match part, the hands' rows, the table's facts
     card_ids = CARD_IDS
     complete_legal_actions = False
     options = {
@@ -74,8 +75,11 @@ class MachiavelliEngine(BaseEngine):
             return []
         if state.opening:
             return [_DRAW]
+        known = state.facts
+        if known[0] is not state.table:  # a state built by hand: its facts are found again
+            known = facts(state.table)
         rows = state.rows[4 * seat : 4 * seat + 4]
-        return legal.sampled(state.facts, state.hands[seat], rows, [_DRAW if state.stock else _PASS])
+        return legal.sampled_melds(known, state.hands[seat], rows, [_DRAW if state.stock else _PASS])
 
     def sample_state(self, view: dict[str, Any], seat: int | None, rng: random.Random) -> State:
         return _view.sample_state(view, seat, rng)

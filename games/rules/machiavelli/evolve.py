@@ -1,17 +1,17 @@
 """The fold: one small pure function per event type, no validation, no randomness.
 
 Events arrive either as `decide` built them or back from JSON storage (lists instead of tuples), so every
-sequence is turned into a tuple here and the two paths give equal states. The frequent events (draw, pass,
-meld) build the next state with the positional constructor, several times faster than
-`dataclasses.replace` (the others too: a deal folds a dozen events), and share the match of the state
-before. A meld's table is usually known already
-with its facts (`tables.facts_of`).
+sequence is turned into a tuple here and the two paths give equal states. The events build the next state
+with the positional constructor, several times faster than `dataclasses.replace` (a deal alone folds a
+dozen events), and the frequent ones (draw, pass, meld) share the match of the state before. Each keeps
+the derived parts of the state in step: the rows of the hands and the facts of the table, which a meld
+`decide` has just emitted finds ready (`tables.facts_of`).
 """
 
 from __future__ import annotations
 
 from bisect import insort
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
 
@@ -19,7 +19,7 @@ from games.engine.cards import remove_cards
 from games.engine.protocol import Event
 from games.rules.machiavelli.cards import CODE, sort_cards
 from games.rules.machiavelli.state import ROW_BIT, SUIT, Match, State, deal_scores, hand_rows
-from games.rules.machiavelli.tables import NO_FACTS, Facts, facts_of
+from games.rules.machiavelli.tables import NO_FACTS, facts_of
 
 _CODE_OF = CODE.__getitem__
 
@@ -85,9 +85,9 @@ def _pass(state: State, data: dict) -> State:
                  state.table, state.rows, state.facts)
 
 
-def melded(state: State, seat: int, after: Facts, added: Sequence[str]) -> State:
-    """The state after `seat` laid the hand cards `added`, leaving the table of `after` (what a meld event
-    does)."""
+def _meld(state: State, data: dict) -> State:
+    seat, added = data["seat"], data["added"]
+    after = facts_of(data["table"])
     hands = list(state.hands)
     hand = list(hands[seat])
     rows = list(state.rows)
@@ -102,20 +102,16 @@ def melded(state: State, seat: int, after: Facts, added: Sequence[str]) -> State
                  after)
 
 
-def _meld(state: State, data: dict) -> State:
-    return melded(state, data["seat"], facts_of(data["table"]), data["added"])
-
-
 def _meld_failed(state: State, data: dict) -> State:
     return state  # the draw or pass that follows carries the consequence
 
 
 def _deal_end(state: State, data: dict) -> State:
-    left = data["cards_left"]
-    cards_left = tuple(left[str(seat)] for seat in range(state.match.seats))
-    closer = data["closer"]
-    gained = deal_scores(cards_left, closer, state.match.unit)
     m = state.match
+    left = data["cards_left"]
+    cards_left = tuple(left[str(seat)] for seat in range(m.seats))
+    closer = data["closer"]
+    gained = deal_scores(cards_left, closer, m.unit)
     match = Match(m.seats, m.options, m.deals, m.unit, m.penalty, m.deal_no, m.dealer,
                   tuple(a + b for a, b in zip(m.scores, gained, strict=True)),
                   (*m.history, (closer, data["blocked"], cards_left)), data["match_over"])
@@ -135,6 +131,7 @@ _FOLD: dict[str, Callable[[State, dict], State]] = {
     "meld_failed": _meld_failed,
     "deal_end": _deal_end,
 }
+
 
 def evolve(state: State | None, event: Event) -> State:
     """Apply one event; unknown event types leave the state as it is."""

@@ -11,8 +11,10 @@ in this order and each capped:
    card of a run of 7+ that leaves two runs of 3+) joins hand cards in a new set or run.
 
 The hand is four 13-bit rows, one a suit (`state.Rows`), and what each table group accepts, spares or can
-be split by comes from `tables.py`, memoised per group and per table; small integers and table lookups
-keep every step to a few dozen integer operations.
+be split by comes from `tables.py`, memoised per group and carried by the state for its table; small
+integers and table lookups keep a step to a few dozen integer operations. It runs at every step of every
+random playout, so its hot loops are plain loops (a comprehension builds a function at each call) and its
+passes are called only when they may find something.
 
 The actions share the lists of the table groups (read-only) with every other action, view and event. The
 module remembers its latest answer and how each action changes the table, so that `decide`, handed back
@@ -22,10 +24,23 @@ checking the submission again (`outcome`); any other action is checked in full.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from games.engine.protocol import Action
 from games.rules.machiavelli.cards import CODE, NAME
 from games.rules.machiavelli.melds import Group, Table
 from games.rules.machiavelli.state import Rows, hand_rows
-from games.rules.machiavelli.tables import ANY_SUIT, RANK_BIT, RUNS, SETS, Facts, Info, facts, rearranged
+from games.rules.machiavelli.tables import (
+    ANY_SUIT,
+    NO_FACTS,
+    RANK_BIT,
+    RUNS,
+    SETS,
+    Facts,
+    Info,
+    facts,
+    rearranged,
+)
 
 #: A sampled meld: the index of the table group it replaces (-1: none) and the groups that replace it.
 Meld = tuple[int, tuple[Info, ...]]
@@ -57,7 +72,7 @@ def _run_starts(row: int) -> int:
 
 
 #: By row, for every row (a lookup costs less than the bit operations): the row with its run-formable ranks
-#: above it (`row | _run_formable(row) << 13`, see the hand keys of `meld_actions`), and its run starts.
+#: above it (`row | _run_formable(row) << 13`, see the hand keys of `sampled_melds`), and its run starts.
 _RUN_KEY: tuple[int, ...] = tuple(row | _run_formable(row) << 13 for row in range(1 << 13))
 _RUN_STARTS: tuple[int, ...] = tuple(map(_run_starts, range(1 << 13)))
 _FORMABLE_PART = _ROW << 13
@@ -86,10 +101,10 @@ def _stretch(low: int, high: int, row: int, aces: int) -> tuple[int, int]:
 
 def meld_actions(table: Table, hand: tuple[str, ...]) -> list[dict]:
     """The sampled `meld` actions for a player holding `hand` in front of `table`."""
-    return sampled(facts(table), hand, hand_rows(hand), [])
+    return sampled_melds(facts(table), hand, hand_rows(hand), [])
 
 
-def sampled(known: Facts, hand: tuple[str, ...], rows: Rows, out: list[dict]) -> list[dict]:
+def sampled_melds(known: Facts, hand: tuple[str, ...], rows: Rows, out: list[dict]) -> list[dict]:
     """`out` followed by the sampled `meld` actions for a player holding `hand` (whose rows are `rows`) in
     front of the table of `known` (`legal_actions` starts `out` with the draw or the pass)."""
     a, b, c, d = rows
@@ -105,8 +120,7 @@ def sampled(known: Facts, hand: tuple[str, ...], rows: Rows, out: list[dict]) ->
     kc = _RUN_KEY[c] | sc << 13
     kd = _RUN_KEY[d] | sd << 13
     keys = (ka, kb, kc, kd, (ka | kb | kc | kd) & _FORMABLE_PART)
-    # the table melds that may matter: one it can extend or split, or one that can spare a usable card (a
-    # loop, not a comprehension: that would build a function at every call)
+    # the table melds that may matter: one it can extend or split, or one that can spare a usable card
     useful = []
     for index, found in enumerate(infos):
         if found.wanted & keys[found.frame]:
@@ -127,7 +141,7 @@ def _aces(hand: tuple[str, ...], suit: int, row: int) -> int:
     return hand.count(_ACE[suit]) if row & 1 else 0
 
 
-def _additions(melds: list[Meld], useful: list[int], infos: tuple[Info, ...], rows: Rows,
+def _additions(melds: list[Meld], useful: list[int], infos: Sequence[Info], rows: Rows,
                hand: tuple[str, ...]) -> None:
     """Pass 1: hand cards added to a table meld (one, or the longest stretch), CAP_ADDITIONS at most."""
     add = melds.append
@@ -179,11 +193,11 @@ def _new_melds(melds: list[Meld], rows: Rows, three: int, hand: tuple[str, ...])
             starts &= -1 << min(high, 13)  # the starts inside this run are used up
 
 
-def _regroupings(melds: list[Meld], useful: list[int], infos: tuple[Info, ...], rows: Rows, keys: tuple[int, ...],
+def _regroupings(melds: list[Meld], useful: list[int], infos: Sequence[Info], rows: Rows, keys: tuple[int, ...],
                  sets: Rows, hand: tuple[str, ...]) -> None:
     """Passes 3 and 4, which regroup a table meld: a hand card that splits a long run in two (CAP_SPLITS at
     most), then a card a table meld can spare joining held cards in a new meld (CAP_FREED at most); `keys`:
-    the hand keys of `meld_actions`, `sets`: the ranks of each suit held in two other suits."""
+    the hand keys of `sampled_melds`, `sets`: the ranks of each suit held in two other suits."""
     cap = len(melds) + CAP_SPLITS
     for index in useful:
         found = infos[index]
@@ -237,17 +251,18 @@ def _add_freed(melds: list[Meld], index: int, found: Info, suit: int, rank: int,
         suits = (a >> shift & 1) | (b >> shift & 1) << 1 | (c >> shift & 1) << 2 | (d >> shift & 1) << 3
         melds.append((index, (*rest, SETS[shift][suits | 1 << suit])))
     row = rows[suit]
-    aces = hand.count(_ACE[suit]) if row & 1 else 0
-    for start in (1, 14) if rank == 1 else (rank,):
-        low, high = _stretch(start, start, row, aces)
-        if high - low >= 2:
-            melds.append((index, (*rest, RUNS[suit][low][high])))
+    if _RUN_KEY[row] >> (12 + rank) & 1:  # two held cards make a run with it
+        aces = _aces(hand, suit, row)
+        for start in (1, 14) if rank == 1 else (rank,):
+            low, high = _stretch(start, start, row, aces)
+            if high - low >= 2:
+                melds.append((index, (*rest, RUNS[suit][low][high])))
 
 
-#: The latest answer of `meld_actions`: (facts of the table, hand, the answer, the melds of its last
+#: The latest answer of `sampled_melds`: (facts of the table, hand, the answer, the melds of its last
 #: actions). It holds its table, hand and actions, so identity checks against them are sound; the caller
 #: may have changed the answer since, which `outcome` allows for.
-_issued: tuple[Facts | None, tuple[str, ...] | None, list[dict], list[Meld]] = (None, None, [], [])
+_issued: tuple[Facts, tuple[str, ...] | None, list[dict], list[Meld]] = (NO_FACTS, None, [], [])
 
 
 def _actions(known: Facts, hand: tuple[str, ...], melds: list[Meld], out: list[dict]) -> list[dict]:
@@ -267,14 +282,14 @@ def _actions(known: Facts, hand: tuple[str, ...], melds: list[Meld], out: list[d
     return out
 
 
-def outcome(action: object, table: Table, hand: tuple[str, ...]) -> tuple[Facts, tuple[str, ...]] | None:
-    """What `check_submission` answers for one of the actions of the latest `meld_actions` answer, for the
+def outcome(action: Action, table: Table, hand: tuple[str, ...]) -> tuple[Facts, tuple[str, ...]] | None:
+    """What `check_submission` answers for one of the actions of the latest `sampled_melds` answer, for the
     same table and hand: the facts of the new table (`tables.rearranged`) and the hand cards added, in
     canonical order, found without checking the submission. Its table is compared with the one its meld
     makes, so that an action changed since (or an answer reordered by its caller) is never mistaken for
     another. None for any other action, which needs the full check."""
     known, held, actions, melds = _issued
-    if held is not hand or known[0] is not table:  # type: ignore[index]
+    if held is not hand or known[0] is not table or not known[3]:  # (the full check sorts any table)
         return None
     index = len(melds) - len(actions)  # the melds are those of the last actions
     for issued in actions:
@@ -284,14 +299,14 @@ def outcome(action: object, table: Table, hand: tuple[str, ...]) -> tuple[Facts,
         index += 1
     else:
         return None
-    expected = list(known[2])  # type: ignore[index]
+    expected = list(known[2])
     if skip >= 0:
         del expected[skip]
     for found in new:
         expected.append(found.cards)
-    if action.get("table") != expected:  # type: ignore[attr-defined]
+    if action.get("table") != expected:
         return None
-    return rearranged(known, skip, new), _added(known, skip, new)  # type: ignore[arg-type]
+    return rearranged(known, skip, new), _added(known, skip, new)
 
 
 #: (group, grown group) -> the cards the growth adds, in canonical order: most melds laid grow one table

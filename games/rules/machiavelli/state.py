@@ -8,7 +8,9 @@ Scores are exact `Fraction`s because a blocked deal may share a total unevenly; 
 them into JSON numbers. Each hand is also kept as four rows of bits (`rows`, see `Rows`): the meld
 generator works on them at every step, and a draw or a meld changes one or two bits. The state also
 carries what the meld generator, the views and the events need of its table (`facts`, see `tables.py`),
-derived from the table and left out of comparisons.
+left out of comparisons. Both are derived, and `evolve` and `sample_state` keep them in step with the
+hands and the table (the engine finds the facts of a table again when they are not its own; a state
+built by other means must give the rows of its hands).
 
 A state is a value: nothing ever assigns to a field, `evolve` builds a new one for every event. It is not
 declared `frozen` only because a frozen dataclass's `__init__` sets each field through
@@ -39,6 +41,8 @@ Rows = tuple[int, int, int, int]
 @fast_init  # a new one at every deal: see games.engine.fast
 @dataclass(frozen=True, slots=True)
 class Match:
+    """The part of a state that changes at most once a deal, shared by the states of a deal."""
+
     seats: int
     options: tuple[tuple[str, Any], ...]  # the normalised options, as sorted items
     deals: int  # deals in the match
@@ -52,6 +56,7 @@ class Match:
 
 
 def _of_match(name: str) -> property:
+    """A read-only state attribute for a field of its match."""
     return property(attrgetter(f"match.{name}"), doc=f"`match.{name}`")
 
 

@@ -6,6 +6,7 @@ it), so `facts(table)` answers for the latest table asked about without recomput
 `legal.py` generated derives the facts of the table it leaves from those of the table before
 (`rearranged`), and the fold of its event finds them again from the event's lists (`facts_of`); states
 carry the facts of their table.
+
 The answer for each group (`info`) is memoised across tables, since most groups outlive many tables;
 every run and set the generator can build has its info from the start (`RUNS`, `SETS`). The memos hold
 the results of pure functions of their keys, so they never change an answer.
@@ -20,7 +21,9 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
+from itertools import islice
+from operator import le
 
 from games.engine.shared import SharedList
 from games.rules.machiavelli.cards import CODE, NAME, code_of
@@ -43,13 +46,13 @@ class Info:
     """What a table group offers to the meld generator, the group and its card list.
 
     `wanted` is what makes the group worth a look, to be tested against the hand key of `frame` (see
-    `legal.meld_actions`): cards of that suit it accepts or is split by, and cards it can spare (<< 13)
+    `legal.sampled_melds`): cards of that suit it accepts or is split by, and cards it can spare (<< 13)
     that the hand can use. A 3-card set waits for one card, of its missing suit; a 4-card set spares a
     card of its rank whatever the suit (frame `ANY_SUIT`).
     """
 
     group: Group
-    cards: SharedList  # the group as a read-only list of card ids
+    cards: SharedList = field(compare=False)  # the group as a read-only list of card ids
     in_code_order: Group  # its cards in canonical order (runs that end on the Ace differ)
     is_set: bool
     key: int  # a set's rank (1..13), a run's suit (0..3)
@@ -61,6 +64,7 @@ class Info:
     spares: int  # row of the ranks it can give up and stay valid (or leave two valid runs)
     frame: int  # the suit its cards are in, or ANY_SUIT
     wanted: int  # accepts | splits | spares << 13
+    normal: Info | None = field(default=None, compare=False)  # the group's normal form, when it differs
 
 
 def _make_info(group: Group) -> Info:
@@ -69,6 +73,9 @@ def _make_info(group: Group) -> Info:
     codes = normalise_codes([CODE[c] for c in group])
     if codes is None:  # no meld offers nothing (only a caller's mistake puts one on a table)
         return Info(group, cards, ordered, False, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    normal = tuple(NAME[code] for code in codes)
+    if normal != group:  # 2 … K A, which the generator may build, is A 2 … K
+        return replace(info(normal), group=group, cards=cards, normal=info(normal))
     size = len(codes)
     if codes[0] % 13 == codes[1] % 13:
         rank = codes[0] % 13 + 1
@@ -121,12 +128,13 @@ SETS: tuple[tuple[Info | None, ...], ...] = tuple(
 )
 
 
-#: The facts of a table: `(table, infos, lists)`, the table, the infos of its groups in table order (a
-#: sequence nobody changes), and the table as JSON, a read-only list of their read-only lists, which views
-#: and meld events hand out as they are. A plain tuple: one is built at every meld.
-Facts = tuple[Table, Sequence[Info], SharedList]
+#: The facts of a table: `(table, infos, lists, in_order)`, the table, the infos of its groups in table
+#: order (a sequence nobody changes), the table as JSON, a read-only list of their read-only lists, which
+#: views and meld events hand out as they are, and whether its groups are sorted (as every table `decide`
+#: leaves). A plain tuple: one is built at every meld.
+Facts = tuple[Table, Sequence[Info], SharedList, bool]
 #: The facts of the empty table.
-NO_FACTS: Facts = ((), (), SharedList())
+NO_FACTS: Facts = ((), (), SharedList(), True)
 #: The facts of the latest table asked about (a single entry: it holds its table, checked with `is`).
 _last: Facts = NO_FACTS
 
@@ -140,7 +148,8 @@ def facts(table: Table) -> Facts:
         infos = tuple(map(_INFO.__getitem__, table))
     except KeyError:
         infos = tuple(map(info, table))
-    _last = (table, infos, SharedList([found.cards for found in infos]))
+    in_order = all(map(le, table, islice(table, 1, None)))
+    _last = (table, infos, SharedList([found.cards for found in infos]), in_order)
     return _last
 
 
@@ -158,19 +167,20 @@ _insert = list.insert
 
 
 def rearranged(known: Facts, skip: int, new: Sequence[Info]) -> Facts:
-    """The facts of the table of `known` with group `skip` (none when -1) replaced by the groups `new`
-    (valid melds in normal form), kept sorted; they become the latest facts asked about. The new list of
-    lists is filled here, before anybody sees it (`list`'s own methods: `SharedList` refuses them)."""
+    """The facts of the sorted table of `known` with group `skip` (none when -1) replaced by the valid melds
+    `new`, in normal form, kept sorted; they become the latest facts asked about. The new list of lists is
+    filled here, before anybody sees it (`list`'s own methods: `SharedList` refuses them)."""
     global _last
-    before, before_infos, before_lists = known
+    before, before_infos, before_lists, _ = known
     table, infos, lists = list(before), list(before_infos), SharedList(before_lists)
     if skip >= 0:
         del table[skip], infos[skip]
         _pop(lists, skip)
     for found in new:
+        found = found.normal or found
         at = bisect_right(table, found.group)
         table.insert(at, found.group)
         infos.insert(at, found)
         _insert(lists, at, found.cards)
-    _last = (tuple(table), infos, lists)
+    _last = (tuple(table), infos, lists, True)
     return _last

@@ -103,7 +103,8 @@ def view(state: State, viewer: int | None) -> dict[str, Any]:
     if state.passes:
         out["passes"] = state.passes
     out["stock"] = len(state.stock)
-    out["table"] = state.facts[2]
+    known = state.facts
+    out["table"] = known[2] if known[0] is state.table else facts(state.table)[2]
     out["hand_counts"] = [*map(len, hands)]
     if viewer is not None:
         out["hand"] = list(hands[viewer])
