@@ -208,20 +208,3 @@ def test_a_match_deals_games_until_the_target():
     starts = [e for e in playout.events if e.type == "game_start"]
     assert [e.data["game"] for e in starts] == list(range(1, len(result["games"]) + 1))
     assert result["winners"] == [max((0, 1), key=lambda s: result["scores"][str(s)])]
-
-
-def test_no_obligation_without_an_ace_in_reach():
-    """`obligation_cards` lets the engine answer most tables without asking the variant's rule: check on
-    every table of random matches that the rule agrees."""
-    variant = ENGINE.variant
-    compulsory = variant.obligation_cards
-    for seed in range(4):
-        playout = random_playout(ENGINE, 2, {"target": 12, "max_turns": 200}, SEED, random.Random(seed),
-                                 with_view=False)
-        table = None
-        for event in playout.events:
-            table = ENGINE.evolve(table, event)
-            for seat in (0, 1):
-                goal = table.goals[seat]
-                if compulsory.isdisjoint(table.hands[seat]) and not (goal and goal[0] in compulsory):
-                    assert variant.obligation(table, seat) is None

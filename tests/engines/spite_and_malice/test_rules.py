@@ -399,20 +399,3 @@ def test_view_parts_shared_with_later_views_cannot_be_changed():
     assert again["players"][0]["hand"] == ["3C", "4C", "6C", "8S", "10S"] and again["turn"] == 1
     assert json.loads(json.dumps(again)) == again and pickle.loads(pickle.dumps(again)) == again
     assert copy.deepcopy(again) == again
-
-
-def test_no_obligation_without_one_of_the_obligation_cards_in_reach():
-    """`obligation_cards` lets the engine answer most tables without asking the variant's rule: check on
-    every table of random matches that the rule agrees."""
-    variant = ENGINE.variant
-    compulsory = variant.obligation_cards
-    for seed in range(4):
-        playout = random_playout(ENGINE, 2, {"target": 12, "max_turns": 200}, SEED, random.Random(seed),
-                                 with_view=False)
-        table = None
-        for event in playout.events:
-            table = ENGINE.evolve(table, event)
-            for seat in (0, 1):
-                goal = table.goals[seat]
-                if compulsory.isdisjoint(table.hands[seat]) and not (goal and goal[0] in compulsory):
-                    assert variant.obligation(table, seat) is None
