@@ -83,9 +83,6 @@ class State:
     history = _of_match("history")
     over = _of_match("over")
 
-    def option(self, name: str) -> Any:
-        return dict(self.match.options)[name]
-
 
 #: The suit and the row bit of each card id.
 SUIT: dict[str, int] = {card: code // 13 for card, code in CODE.items()}

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from games.engine.protocol import JSON, Action, Event, IllegalAction, Rng
 from games.rules.patience.evolve import evolve
-from games.rules.patience.moves import NEW, check_ending, check_play, may_end, obligation
+from games.rules.patience.moves import NEW, check_ending, check_play, may_end
 from games.rules.patience.scoring import finish_game
 from games.rules.patience.state import HAND_SIZE, KING, ROWS, Table, make_event
 from games.rules.patience.turns import draw, fill_hand
@@ -29,14 +29,9 @@ def decide(variant: Variant, table: Table, seat: int, action: Action, rng: Rng) 
     """The events `action` of `seat` (the seat to act, action already shape-checked) causes."""
     kind = action["type"]
     if kind == "discard":
+        check_ending(variant, table, seat)
         card, row = action["card"], action["pile"]
         hand = table.hands[seat]
-        goal = table.goals[seat]
-        compulsory = variant.obligation_cards  # `check_ending`, inlined: none in reach is the usual case
-        if not (compulsory.isdisjoint(hand) and not (goal and goal[0] in compulsory)):
-            pending = obligation(variant, table, seat)
-            if pending is not None:
-                raise IllegalAction(pending.code, pending.message)
         if card not in hand:
             raise IllegalAction("card_not_in_hand", f"{card} is not in your hand")
         if not 0 <= row < ROWS:

@@ -117,13 +117,9 @@ def legal_actions(variant: Variant, table: Table, seat: int) -> list[Action]:
         return []
     hand = hands[seat]
     goal = goals[seat]
-    compulsory = variant.obligation_cards
-    if compulsory.isdisjoint(hand) and not (goal and goal[0] in compulsory):
-        pending = None  # `obligation`'s usual case, inlined: asked at every step
-    else:
-        pending = obligation(variant, table, seat)
-        if pending is not None and pending.moves is not None:
-            return [move_action(move) for move in pending.moves]
+    pending = obligation(variant, table, seat)
+    if pending is not None and pending.moves is not None:
+        return [move_action(move) for move in pending.moves]
     last = _last_places  # `places`' memo, checked here: no call when it holds
     where_to = last[2] if last[1] is centre and last[0] is variant else places(variant, centre)
     out: list[Action] = []
