@@ -5,14 +5,15 @@ RLCard's UNO in the same run, so the ratio does not depend on what else the mach
 
 Each measurement runs a child Python under `valgrind --tool=callgrind` twice, playing `warm` games and then
 `warm + games` games; the difference, divided by the steps of the extra games, is the instructions per step
-(imports, start-up and cache warm-up cancel out). Instructions are not time (UNO's numpy code does more per
-instruction than ours), so `engine_speed.py` stays the measure of the target; this one is for comparing two
-versions of an engine exactly.
+(imports, start-up and cache warm-up cancel out); string hashing is fixed (`PYTHONHASHSEED=0`) so that runs
+compare exactly. Instructions are not time (UNO's numpy code does more per instruction than ours), so
+`engine_speed.py` stays the measure of the target; this one is for comparing two versions of an engine.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shutil
 import subprocess
@@ -41,7 +42,9 @@ def _count(kind: str, seats: int, games: int) -> tuple[int, int]:
         steps_file = str(Path(tmp) / "steps")
         command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/callgrind.out",
                    sys.executable, __file__, "--child", kind, str(seats), str(games), steps_file]
-        done = subprocess.run(command, capture_output=True, text=True, check=True)
+        # A fixed string hash, so that two runs (two versions of an engine) differ only by the code.
+        env = {**os.environ, "PYTHONHASHSEED": "0"}
+        done = subprocess.run(command, capture_output=True, text=True, check=True, env=env)
         found = _COLLECTED.search(done.stderr)
         if found is None:
             sys.exit(f"callgrind printed no count:\n{done.stderr[-2000:]}")
