@@ -9,41 +9,59 @@ The facts are worked out from the table the action is taken on, and what the act
 (a discard one card of the hand): the platform folds the events right after, so applying them here too
 would compute every table twice. Only the rare paths that read a table some events lead to (a game
 ends, a pile is recycled, a game is dealt) fold those events with `evolve` first.
+
+A discard, most steps of a game, repeats a few thousand values (seat, card, row, dead turns): its event is
+built once and shared (`_DISCARDED`; its data is read-only, see `games.engine.shared`).
 """
 
 from __future__ import annotations
 
-from games.engine.protocol import JSON, Action, Event, IllegalAction, Rng
+from games.engine.cards import FRENCH_VALUE
+from games.engine.protocol import Action, Event, IllegalAction, Rng
+from games.engine.shared import SharedDict
 from games.rules.patience.evolve import evolve
-from games.rules.patience.moves import NEW, check_ending, check_play, may_end
+from games.rules.patience.moves import NEW, check_ending, check_play, may_end, obligation
 from games.rules.patience.scoring import finish_game
-from games.rules.patience.state import HAND_SIZE, KING, ROWS, Table, make_event
+from games.rules.patience.state import HAND_SIZE, JOKER, KING, ROWS, SEATS, Table
 from games.rules.patience.turns import draw, fill_hand
 from games.rules.patience.variant import Variant
 
 #: Two consecutive turns with nothing to draw and no card moved end the game as blocked.
 BLOCKING_DEAD_TURNS = 2
+_new = tuple.__new__  # `_new(Event, fields)`: an event without a Python-level call
+
+
+#: (seat, card, row, dead turns) -> the `discard` event, for every value a game reaches: built with the module,
+#: as a game would meet most of them for the first time (a table set up by hand may need another one).
+_DISCARDED: dict[tuple[int, str, int, int], Event] = {
+    (seat, card, row, dead_turns): _new(Event, (
+        "discard", SharedDict(seat=seat, card=card, pile=row, dead_turns=dead_turns), None, None, seat))
+    for seat in range(SEATS) for card in (*FRENCH_VALUE, JOKER) for row in range(ROWS)
+    for dead_turns in range(BLOCKING_DEAD_TURNS + 1)
+}
 
 
 def decide(variant: Variant, table: Table, seat: int, action: Action, rng: Rng) -> list[Event]:
     """The events `action` of `seat` (the seat to act, action already shape-checked) causes."""
     kind = action["type"]
     if kind == "discard":
-        check_ending(variant, table, seat)
+        pending = obligation(variant, table, seat)  # `check_ending`, inlined: asked at most steps
+        if pending is not None:
+            raise IllegalAction(pending.code, pending.message)
         card, row = action["card"], action["pile"]
         hand = table.hands[seat]
         if card not in hand:
             raise IllegalAction("card_not_in_hand", f"{card} is not in your hand")
         if not 0 <= row < ROWS:
             raise IllegalAction("no_such_row", f"discard row {row} does not exist (rows are 0..3)")
-        return _close_turn(variant, table, rng, "discard", {"seat": seat, "card": card, "pile": row}, len(hand) - 1)
+        return _close_turn(variant, table, rng, card, row, len(hand) - 1)
     if kind == "play":
         return _play(variant, table, seat, action, rng)
     if kind == "end_turn":
         check_ending(variant, table, seat)
         if not may_end(variant, table, seat):
             raise IllegalAction("must_discard", "put one card of your hand on a discard row to end the turn")
-        return _close_turn(variant, table, rng, "end_turn", {"seat": seat}, len(table.hands[seat]))
+        return _close_turn(variant, table, rng, None, 0, len(table.hands[seat]))
     raise IllegalAction("unknown_action", f"unknown action type {kind!r}")
 
 
@@ -59,17 +77,17 @@ def _play(variant: Variant, table: Table, seat: int, action: Action, rng: Rng) -
     goal = table.goals[seat]
     if source == "goal":
         data["goal_top"] = goal[1] if len(goal) > 1 else None
-    play = make_event("play", data, None, None, seat)
+    play = _new(Event, ("play", data, None, None, seat))
     if source == "goal" and len(goal) == 1:
         return [play, *finish_game(variant, evolve(table, play), rng, "goal_emptied", seat)]
     if source == "hand" and len(table.hands[seat]) == 1:
-        return [play, *draw(variant, evolve(table, play), seat, HAND_SIZE, rng, "empty_hand")]
+        return draw(variant, evolve(table, play), seat, HAND_SIZE, rng, "empty_hand", [play])
     return [play]
 
 
-def _close_turn(variant: Variant, table: Table, rng: Rng, kind: str, data: JSON, held: int) -> list[Event]:
-    """The discard or end_turn that passes the turn (leaving `held` cards in the hand), then the end of the
-    game or the draws.
+def _close_turn(variant: Variant, table: Table, rng: Rng, card: str | None, row: int, held: int) -> list[Event]:
+    """The discard of `card` on `row` (an end_turn when `card` is None) that passes the turn, leaving `held`
+    cards in the hand; then the end of the game or the draws.
 
     A turn is dead when no card went to the centre and nothing is left to draw (stock and completed
     empty): without moves nothing was drawn or completed during the turn, so this is also how it began.
@@ -79,15 +97,21 @@ def _close_turn(variant: Variant, table: Table, rng: Rng, kind: str, data: JSON,
     match, turn, hands, _, _, stock, _, _, completed = table
     seat, number, moved, dead_turns = turn
     dead_turns = dead_turns + 1 if not (moved or stock or completed) else 0
-    data["dead_turns"] = dead_turns
-    closing = make_event(kind, data, None, None, seat)
+    if card is None:
+        closing = _new(Event, ("end_turn", {"seat": seat, "dead_turns": dead_turns}, None, None, seat))
+    else:
+        try:
+            closing = _DISCARDED[seat, card, row, dead_turns]
+        except KeyError:  # a table no game reaches (set up by hand)
+            closing = _new(Event, ("discard", {"seat": seat, "card": card, "pile": row, "dead_turns": dead_turns},
+                                   None, None, seat))
     if dead_turns >= BLOCKING_DEAD_TURNS:
         return [closing, *finish_game(variant, evolve(table, closing), rng, "blocked")]
     if number >= match.max_turns:
         return [closing, *finish_game(variant, evolve(table, closing), rng, "turn_limit")]
     if variant.draw_at_turn_start:
         other = 1 - seat
-        return [closing, *fill_hand(variant, table, other, len(hands[other]), rng, "turn_start")]
+        return fill_hand(variant, table, other, len(hands[other]), rng, "turn_start", [closing])
     if held >= HAND_SIZE:
         return [closing]
-    return [closing, *draw(variant, table, seat, HAND_SIZE - held, rng, "refill")]  # `fill_hand`, inlined
+    return draw(variant, table, seat, HAND_SIZE - held, rng, "refill", [closing])  # `fill_hand`, inlined

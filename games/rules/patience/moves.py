@@ -28,22 +28,47 @@ _DISCARDS: dict[str, tuple[Action, ...]] = {
     for card in (*_VALUE, JOKER)
 }
 _END_TURN = SharedDict(type="end_turn")
+#: The play actions on the first few centre piles, by source: `_PLAYS[source, row][card][pile id or NEW]`
+#: (pile ids start again at 0 in every game: a match lists the same few hundred plays over and over).
+_SHARED_PILES = 8
+_PLAYS: dict[tuple[str, int | None], dict[str, dict[int | str, Action]]] = {
+    (source, row): {
+        card: {where: SharedDict(type="play", source=source, card=card, center=where) if row is None else
+               SharedDict(type="play", source=source, pile=row, card=card, center=where)
+               for where in (*range(_SHARED_PILES), *((NEW,) if _VALUE.get(card, 1) == 1 else ()))}
+        for card in (*_VALUE, JOKER)
+    }
+    for source, row in (("hand", None), ("goal", None), *(("discard", row) for row in range(ROWS)))
+}
+_HAND_PLAYS = _PLAYS["hand", None]
+_GOAL_PLAYS = _PLAYS["goal", None]
+_ROW_PLAYS = tuple(_PLAYS["discard", row] for row in range(ROWS))
+_ROW_INDEXES = range(ROWS)
+#: The distinct cards of a hand, in hand order (`dict.fromkeys` looked up once).
+_distinct = dict.fromkeys
 #: (variant, table, seat, obligation) of the last lookup: `decide` asks again about the table that
-#: `legal_actions` has just listed, and tables are immutable, so the answer is the same object.
+#: `legal_actions` has just listed, and tables are immutable, so the answer is the same object (None too).
 _last_obligation: tuple[Variant | None, Table | None, int, Obligation | None] = (None, None, -1, None)
 
 
 def obligation(variant: Variant, table: Table, seat: int) -> Obligation | None:
     """The compulsory play in force for `seat` (the variant's rule, asked once per table)."""
+    last = _last_obligation
+    if last[1] is table and last[2] == seat and last[0] is variant:
+        return last[3]
+    return find_obligation(variant, table, seat)
+
+
+def find_obligation(variant: Variant, table: Table, seat: int) -> Obligation | None:
+    """`obligation` without its look-up of the last answer (`legal_actions` asks about a new table), which
+    it sets."""
     global _last_obligation
     cards = variant.obligation_cards
     goal = table.goals[seat]
     if cards.isdisjoint(table.hands[seat]) and not (goal and goal[0] in cards):
-        return None  # the usual case, answered without asking the variant
-    last = _last_obligation
-    if last[1] is table and last[2] == seat and last[0] is variant:
-        return last[3]
-    found = variant.obligation(table, seat)
+        found = None  # the usual case, answered without asking the variant
+    else:
+        found = variant.obligation(table, seat)
     _last_obligation = (variant, table, seat, found)
     return found
 
@@ -64,7 +89,11 @@ def may_end(variant: Variant, table: Table, seat: int) -> bool:
 
 
 def move_action(move: Move) -> Action:
+    """The play action of `move`: a shared one when the pile is one of the first few."""
     source, row, card, where = move
+    known = _PLAYS[source, row][card]
+    if where in known:
+        return known[where]
     if row is None:
         return {"type": "play", "source": source, "card": card, "center": where}
     return {"type": "play", "source": source, "pile": row, "card": card, "center": where}
@@ -72,9 +101,12 @@ def move_action(move: Move) -> Action:
 
 #: (variant, centre, places) of the last `places` call: most steps leave the centre untouched (the same
 #: tuple), so where each card may go is usually already known.
-_last_places: tuple[Variant | None, tuple | None, list[list[int | str] | None]] = (None, None, [])
+_last_places: tuple[Variant | None, tuple | None, list[list[int | str] | None], set[str]] = (None, None, [], set())
 #: The index of each card in `places`: its value (Ace 1 .. King 13), 0 for the joker.
 _PLACE_OF: dict[str, int] = {**_VALUE, JOKER: 0}
+#: The cards of each index of `places`.
+_CARDS_AT: tuple[frozenset[str], ...] = tuple(
+    frozenset(card for card, place in _PLACE_OF.items() if place == index) for index in range(KING + 1))
 
 
 def places(variant: Variant, centre: tuple) -> list[list[int | str] | None]:
@@ -87,9 +119,10 @@ def places(variant: Variant, centre: tuple) -> list[list[int | str] | None]:
     global _last_places
     last = _last_places
     if last[1] is centre and last[0] is variant:
-        return last[2]
+        return last[2], last[3]
     found: list[list[int | str] | None] = [None] * (KING + 1)
     found[1] = [NEW]
+    playable = set(_CARDS_AT[1])
     jokers: list[int | str] = [NEW] if variant.joker_opens else []
     low = variant.joker_min_pile
     for ident, cards in centre:
@@ -97,14 +130,16 @@ def places(variant: Variant, centre: tuple) -> list[list[int | str] | None]:
         wheres = found[value + 1]
         if wheres is None:
             found[value + 1] = [ident]
+            playable |= _CARDS_AT[value + 1]
         else:
             wheres.append(ident)
         if value >= low:
             jokers.append(ident)
     if jokers:
         found[0] = jokers
-    _last_places = (variant, centre, found)
-    return found
+        playable.add(JOKER)
+    _last_places = (variant, centre, found, playable)
+    return found, playable
 
 
 def legal_actions(variant: Variant, table: Table, seat: int) -> list[Action]:
@@ -117,31 +152,34 @@ def legal_actions(variant: Variant, table: Table, seat: int) -> list[Action]:
         return []
     hand = hands[seat]
     goal = goals[seat]
-    pending = obligation(variant, table, seat)
+    pending = find_obligation(variant, table, seat)
     if pending is not None and pending.moves is not None:
         return [move_action(move) for move in pending.moves]
     last = _last_places  # `places`' memo, checked here: no call when it holds
-    where_to = last[2] if last[1] is centre and last[0] is variant else places(variant, centre)
+    if last[1] is centre and last[0] is variant:
+        where_to, playable = last[2], last[3]
+    else:
+        where_to, playable = places(variant, centre)
     out: list[Action] = []
-    distinct = dict.fromkeys(hand)
+    distinct = _distinct(hand)
     for card in distinct:
-        wheres = where_to[_PLACE_OF[card]]
-        if wheres is not None:
-            for where in wheres:
-                out.append({"type": "play", "source": "hand", "card": card, "center": where})
-    if goal:
+        if card in playable:
+            known = _HAND_PLAYS[card]
+            for where in where_to[_PLACE_OF[card]]:
+                out.append(known[where] if where in known else move_action(("hand", None, card, where)))
+    if goal and goal[0] in playable:
         card = goal[0]
-        wheres = where_to[_PLACE_OF[card]]
-        if wheres is not None:
-            for where in wheres:
-                out.append({"type": "play", "source": "goal", "card": card, "center": where})
-    for row, cards in enumerate(rows[seat]):
-        if cards:
+        known = _GOAL_PLAYS[card]
+        for where in where_to[_PLACE_OF[card]]:
+            out.append(known[where] if where in known else move_action(("goal", None, card, where)))
+    seat_rows = rows[seat]
+    for row in _ROW_INDEXES:  # not `enumerate`, whose pairs cost more than indexing a plain tuple
+        cards = seat_rows[row]
+        if cards and cards[-1] in playable:
             card = cards[-1]
-            wheres = where_to[_PLACE_OF[card]]
-            if wheres is not None:
-                for where in wheres:
-                    out.append({"type": "play", "source": "discard", "pile": row, "card": card, "center": where})
+            known = _ROW_PLAYS[row][card]
+            for where in where_to[_PLACE_OF[card]]:
+                out.append(known[where] if where in known else move_action(("discard", row, card, where)))
     if pending is not None:
         return out
     for card in distinct:

@@ -21,6 +21,8 @@ from games.rules.patience.state import GOAL_SIZE, SEATS, Table
 from games.rules.patience.turns import open_turn
 from games.rules.patience.variant import Variant
 
+#: `_new(Event, fields)`: an event without the class call (a named tuple's `__new__` is Python code).
+_new = tuple.__new__
 #: The packs as the shuffle sorts them before shuffling (`games.engine.chance`): its sort is then cheap.
 _GOAL_PACK = tuple(sorted(french_deck()))
 
@@ -32,13 +34,13 @@ def _stock_pack(jokers: int) -> tuple[str, ...]:
 
 def deal_game(variant: Variant, table: Table, rng: Rng, number: int) -> list[Event]:
     """The set-up of game `number` up to the first player's first decision (`table`: the match before it)."""
-    events = [Event("game_start", {"game": number})]
+    events = [_new(Event, ("game_start", {"game": number}, None, None, None))]
     while True:
         event, order = shuffle_event(rng, list(_GOAL_PACK), "goal")
         tops = [order[0], order[GOAL_SIZE]]
         values = [FRENCH_VALUE[top] for top in tops]
         first = None if values[0] == values[1] else int(values[1] > values[0])
-        events += (event, Event("goal_tops", {"tops": tops, "first": first}))
+        events += (event, _new(Event, ("goal_tops", {"tops": tops, "first": first}, None, None, None)))
         if first is not None:
             break
     event, order = shuffle_event(rng, list(_stock_pack(variant.stock_jokers)), "stock")
@@ -47,8 +49,8 @@ def deal_game(variant: Variant, table: Table, rng: Rng, number: int) -> list[Eve
     if size:
         for seat in range(SEATS):
             cards = order[seat * size:(seat + 1) * size]
-            events.append(Event("deal", {"seat": seat, "cards": cards}, public={"seat": seat, "count": len(cards)},
-                                visible_to=frozenset((seat,))))
+            events.append(_new(Event, ("deal", {"seat": seat, "cards": cards}, {"seat": seat, "count": len(cards)},
+                                       frozenset((seat,)), None)))
     if variant.draw_at_turn_start:  # the first player draws from the table just dealt (folded here for it)
         events += open_turn(variant, reduce(evolve, events, table), rng)
     return events
@@ -56,5 +58,5 @@ def deal_game(variant: Variant, table: Table, rng: Rng, number: int) -> list[Eve
 
 def start_events(variant: Variant, options: JSON, rng: Rng) -> list[Event]:
     """The match set-up: its options, then the first game."""
-    setup = Event("setup", {"target": options["target"], "max_turns": options["max_turns"]})
+    setup = _new(Event, ("setup", {"target": options["target"], "max_turns": options["max_turns"]}, None, None, None))
     return [setup, *deal_game(variant, evolve(None, setup), rng, 1)]

@@ -12,12 +12,10 @@ times as much). The rarely changed parts (the match, its game results) stay froz
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from games.engine.fast import fast_constructor
-from games.engine.protocol import Event
+from games.engine.fast import fast_init
 
 Cards = tuple[str, ...]
 #: A centre pile: (stable id, cards bottom..top). Its value is len(cards).
@@ -34,6 +32,7 @@ JOKER = "JK"
 EMPTY_ROWS: Rows = ((), (), (), ())
 
 
+@fast_init  # built at the end of every game: a frozen dataclass's own `__init__` costs as much as a step
 @dataclass(frozen=True, slots=True)
 class GameResult:
     """The outcome of one game of a match."""
@@ -48,6 +47,7 @@ class GameResult:
                 "points": {"0": self.points[0], "1": self.points[1]}}
 
 
+@fast_init  # built two or three times a game (see `GameResult`)
 @dataclass(frozen=True, slots=True)
 class Match:
     """The match around the current game: options, game number, totals, games played, whether it is over."""
@@ -104,9 +104,6 @@ def make_turn(current: int, number: int, moved: bool, dead_turns: int) -> Turn:
     """`Turn(...)` for the hot paths."""
     return _new_tuple(Turn, (current, number, moved, dead_turns))
 
-
-#: `Event(type, data, public, visible_to, actor)`, all five positional, for the events of every step.
-make_event: Callable[..., Event] = fast_constructor(Event)
 NO_TURN = Turn(0, 0, False, 0)
 
 
@@ -117,13 +114,14 @@ def empty_table(target: int | None, max_turns: int) -> Table:
 
 def fresh_zones(match: Match) -> Table:
     """Every zone empty, before a game is dealt."""
-    return Table(match, NO_TURN, ((), ()), ((), ()), (EMPTY_ROWS, EMPTY_ROWS), (), (), 0, ())
+    return make_table(match, NO_TURN, ((), ()), ((), ()), (EMPTY_ROWS, EMPTY_ROWS), (), (), 0, ())
 
 
 def pile_index(table: Table, pile_id: int) -> int:
     """Position of the centre pile `pile_id`, -1 when no such pile is on the table."""
-    for index, (ident, _) in enumerate(table.centre):
-        if ident == pile_id:
+    centre = table.centre
+    for index in range(len(centre)):  # not `enumerate`, whose pairs cost more than indexing a plain tuple
+        if centre[index][0] == pile_id:
             return index
     return -1
 

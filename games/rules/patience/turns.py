@@ -8,40 +8,53 @@ from __future__ import annotations
 
 from games.engine.chance import shuffle_event
 from games.engine.protocol import Event, Rng
+from games.engine.shared import SharedDict
 from games.rules.patience.evolve import evolve
-from games.rules.patience.state import HAND_SIZE, Table, make_event
+from games.rules.patience.state import HAND_SIZE, SEATS, Table
 from games.rules.patience.variant import Variant
 
 #: Who sees a seat's drawn cards: that seat only.
 _ONLY = (frozenset((0,)), frozenset((1,)))
+#: What the others see of a draw, the same few values again and again, so built once and shared (read-only):
+#: [reason][seat][cards drawn]. A draw never takes more than a hand.
+_DRAWN: dict[str, tuple[tuple[SharedDict, ...], ...]] = {
+    reason: tuple(tuple(SharedDict(seat=seat, count=count, reason=reason) for count in range(HAND_SIZE + 1))
+                  for seat in range(SEATS))
+    for reason in ("refill", "turn_start", "empty_hand")
+}
+_new = tuple.__new__  # `_new(Event, fields)`: an event without a Python-level call
 
 
-def draw(variant: Variant, table: Table, seat: int, count: int, rng: Rng, reason: str) -> list[Event]:
-    """Draw up to `count` cards for `seat`, recycling completed piles first when the variant says so.
+def draw(variant: Variant, table: Table, seat: int, count: int, rng: Rng, reason: str,
+         events: list[Event]) -> list[Event]:
+    """Draw up to `count` cards for `seat`, recycling completed piles first when the variant says so; the
+    events go at the end of `events` (the ones before them), which is returned.
 
     Only the stock and the completed piles of `table` are read: a caller may pass the table before an
     action that changes neither (a discard, an end_turn).
     """
     threshold = count if variant.recycle_below is None else variant.recycle_below
-    events: list[Event] = []
-    if table.completed and len(table.stock) < threshold:
+    stock, completed = table.stock, table.completed
+    if completed and len(stock) < threshold:
         if variant.recycle_with_stock:
-            event, _ = shuffle_event(rng, list(table.stock) + list(table.completed), "recycle")
+            event, _ = shuffle_event(rng, list(stock) + list(completed), "recycle")
         else:
-            event, _ = shuffle_event(rng, list(table.completed), "recycle_under")
+            event, _ = shuffle_event(rng, list(completed), "recycle_under")
         events.append(event)
-        table = evolve(table, event)
-    taken = table.stock[:count]
+        stock = evolve(table, event).stock
+    taken = stock[:count]
     if taken:
-        events.append(make_event("draw", {"seat": seat, "cards": [*taken], "reason": reason},
-                                 {"seat": seat, "count": len(taken), "reason": reason}, _ONLY[seat], None))
+        events.append(_new(Event, ("draw", {"seat": seat, "cards": [*taken], "reason": reason},
+                                   _DRAWN[reason][seat][len(taken)], _ONLY[seat], None)))
     return events
 
 
-def fill_hand(variant: Variant, table: Table, seat: int, held: int, rng: Rng, reason: str) -> list[Event]:
-    """Draw until the hand of `seat`, now holding `held` cards, holds five (or the stock runs dry)."""
+def fill_hand(variant: Variant, table: Table, seat: int, held: int, rng: Rng, reason: str,
+              events: list[Event]) -> list[Event]:
+    """Draw until the hand of `seat`, now holding `held` cards, holds five (or the stock runs dry); the
+    events go at the end of `events`, which is returned."""
     need = HAND_SIZE - held
-    return draw(variant, table, seat, need, rng, reason) if need > 0 else []
+    return draw(variant, table, seat, need, rng, reason, events) if need > 0 else events
 
 
 def open_turn(variant: Variant, table: Table, rng: Rng) -> list[Event]:
@@ -49,4 +62,4 @@ def open_turn(variant: Variant, table: Table, rng: Rng) -> list[Event]:
     if not variant.draw_at_turn_start:
         return []
     seat = table.turn.current
-    return fill_hand(variant, table, seat, len(table.hands[seat]), rng, "turn_start")
+    return fill_hand(variant, table, seat, len(table.hands[seat]), rng, "turn_start", [])

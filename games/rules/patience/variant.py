@@ -73,10 +73,17 @@ def reaches(table: Table, seat: int, value: int, up_to: int | None = None) -> bo
 
 
 def in_reach(table: Table, seat: int, value: int) -> list[tuple[str, str]]:
-    """(source, card) for each distinct natural card of `value` in the hand or on top of the goal pile."""
+    """(source, card) for each distinct natural card of `value` in the hand or on top of the goal pile.
+
+    A plain loop: on a hand of five, cheaper than a comprehension over `dict.fromkeys` (asked at about one
+    step in five)."""
     wanted = _OF_VALUE[value]
-    hand = table.hands[seat]
-    found = [] if wanted.isdisjoint(hand) else [("hand", card) for card in dict.fromkeys(hand) if card in wanted]
+    found = []
+    for card in table.hands[seat]:
+        if card in wanted:
+            move = ("hand", card)
+            if move not in found:
+                found.append(move)
     goal = table.goals[seat]
     if goal and goal[0] in wanted:
         found.append(("goal", goal[0]))

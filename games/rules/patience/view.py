@@ -32,6 +32,10 @@ def card_set(variant: Variant) -> list[str]:
 _shown_centre: tuple[tuple[Pile, ...], Cards, JSON, JSON] = ((), (), SharedList(), SharedList())
 #: (match, the frame of its views).
 _shown_match: tuple[Match | None, JSON] = (None, {})
+#: Frames by match value, for the matches a new object repeats (each single-game match starts from the same
+#: one); forgotten when `_MAX_FRAMES` are kept.
+_frames: dict[Match, JSON] = {}
+_MAX_FRAMES = 64
 
 
 def _show_centre(centre: tuple[Pile, ...], completed: Cards) -> tuple[JSON, JSON]:
@@ -65,14 +69,19 @@ def _view_frame(match: Match) -> JSON:
     as building it. The frame itself is never handed out.
     """
     global _shown_match
-    frame = {
-        "game": match.game, "target": match.target, "max_turns": match.max_turns,
-        "turn": None, "current": None, "moved_this_turn": None, "dead_turns": None, "players": None,
-        "stock_count": None, "centre": None, "next_pile_id": None, "completed": None,
-        "totals": SharedDict({"0": match.totals[0], "1": match.totals[1]}),
-        "games": SharedList([SharedDict(game.as_json()) for game in match.history]),
-        "over": match.over, "result": None,
-    }
+    frame = _frames.get(match)
+    if frame is None:
+        frame = {
+            "game": match.game, "target": match.target, "max_turns": match.max_turns,
+            "turn": None, "current": None, "moved_this_turn": None, "dead_turns": None, "players": None,
+            "stock_count": None, "centre": None, "next_pile_id": None, "completed": None,
+            "totals": SharedDict({"0": match.totals[0], "1": match.totals[1]}),
+            "games": SharedList([SharedDict(game.as_json()) for game in match.history]),
+            "over": match.over, "result": None,
+        }
+        if len(_frames) >= _MAX_FRAMES:
+            _frames.clear()
+        _frames[match] = frame
     _shown_match = (match, frame)
     return frame
 

@@ -7,7 +7,7 @@ and the stock reshuffled with the completed piles when it holds fewer than 12 ca
 
 from __future__ import annotations
 
-from games.rules.patience import Move, Obligation, Variant, in_reach, natural_cards, reaches
+from games.rules.patience import Move, Obligation, Variant, in_reach, natural_cards
 from games.rules.patience.state import Table
 
 _ACES = "an Ace in your hand or on your goal pile must be played to a new pile first"
@@ -15,18 +15,26 @@ _TWOS = "a Two in your hand or on your goal pile must be played on the centre pi
 
 
 def forced_plays(table: Table, seat: int) -> Obligation | None:
-    """Aces (hand, goal top) must open piles at once; then Twos must go on a pile of value 1."""
-    if not reaches(table, seat, 1, 2):
-        return None  # the usual case (no Ace, no Two at hand), answered with one look
-    if reaches(table, seat, 1):
-        aces = in_reach(table, seat, 1)
-        return Obligation("must_play_ace", _ACES, tuple([(source, None, card, "new") for source, card in aces]))
-    ones = [ident for ident, cards in table.centre if len(cards) == 1]
+    """Aces (hand, goal top) must open piles at once; then Twos must go on a pile of value 1.
+
+    Plain loops (no comprehensions): asked at about one step in five."""
+    aces = in_reach(table, seat, 1)
+    if aces:
+        plays: list[Move] = []
+        for source, card in aces:
+            plays.append((source, None, card, "new"))
+        return Obligation("must_play_ace", _ACES, tuple(plays))
+    ones = []
+    for ident, cards in table.centre:
+        if len(cards) == 1:
+            ones.append(ident)
     if not ones:
         return None
-    twos = in_reach(table, seat, 2)
-    plays: tuple[Move, ...] = tuple([(source, None, card, ident) for source, card in twos for ident in ones])
-    return Obligation("must_play_two", _TWOS, plays)
+    plays = []
+    for source, card in in_reach(table, seat, 2):
+        for ident in ones:
+            plays.append((source, None, card, ident))
+    return Obligation("must_play_two", _TWOS, tuple(plays)) if plays else None
 
 
 VARIANT = Variant(
