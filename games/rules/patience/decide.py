@@ -23,7 +23,7 @@ from games.rules.patience.evolve import evolve
 from games.rules.patience.moves import NEW, check_ending, check_play, may_end, obligation
 from games.rules.patience.scoring import finish_game
 from games.rules.patience.state import HAND_SIZE, JOKER, KING, ROWS, SEATS, Table
-from games.rules.patience.turns import draw, fill_hand
+from games.rules.patience.turns import draw
 from games.rules.patience.variant import Variant
 
 #: Two consecutive turns with nothing to draw and no card moved end the game as blocked.
@@ -109,9 +109,11 @@ def _close_turn(variant: Variant, table: Table, rng: Rng, card: str | None, row:
         return [closing, *finish_game(variant, evolve(table, closing), rng, "blocked")]
     if number >= match.max_turns:
         return [closing, *finish_game(variant, evolve(table, closing), rng, "turn_limit")]
-    if variant.draw_at_turn_start:
-        other = 1 - seat
-        return fill_hand(variant, table, other, len(hands[other]), rng, "turn_start", [closing])
+    if variant.draw_at_turn_start:  # the next player fills the hand as the turn begins
+        drawer, reason = 1 - seat, "turn_start"
+        held = len(hands[drawer])
+    else:  # this player refills it now
+        drawer, reason = seat, "refill"
     if held >= HAND_SIZE:
         return [closing]
-    return draw(variant, table, seat, HAND_SIZE - held, rng, "refill", [closing])  # `fill_hand`, inlined
+    return draw(variant, table, drawer, HAND_SIZE - held, rng, reason, [closing])  # `fill_hand`, inlined

@@ -83,19 +83,22 @@ def _play(table: Table, data: JSON) -> Table:
         goals = (goal, goals[1]) if seat == 0 else (goals[0], goal)
     else:
         seat_rows = list(rows[seat])
-        seat_rows[data["pile"]] = seat_rows[data["pile"]][:-1]
+        row = data["pile"]
+        seat_rows[row] = seat_rows[row][:-1]
         rows = (tuple(seat_rows), rows[1]) if seat == 0 else (rows[0], tuple(seat_rows))
     if data["opened"]:
         centre = (*centre, (where, (card,)))
         next_pile = where + 1
     else:
         index = pile_index(table, where)
-        cards = (*centre[index][1], card)
+        cards = centre[index][1] + (card,)
         if len(cards) == KING:
             centre = centre[:index] + centre[index + 1:]
             completed = completed + cards
         else:
-            centre = (*centre[:index], (where, cards), *centre[index + 1:])
+            piles = list(centre)
+            piles[index] = (where, cards)
+            centre = tuple(piles)
     current, number, moved, dead_turns = turn
     if not moved:
         turn = _new(Turn, (current, number, True, dead_turns))
@@ -115,8 +118,7 @@ def _discard(table: Table, data: JSON) -> Table:
         hands, rows = (hand, hands[1]), (tuple(seat_rows), rows[1])
     else:
         hands, rows = (hands[0], hand), (rows[0], tuple(seat_rows))
-    current, number, _, _ = turn
-    turn = _new(Turn, (1 - current, number + 1, False, data["dead_turns"]))
+    turn = _new(Turn, (1 - turn.current, turn.number + 1, False, data["dead_turns"]))
     return _new(Table, (match, turn, hands, goals, rows, stock, centre, next_pile, completed))
 
 
@@ -124,7 +126,7 @@ def _take(table: Table, data: JSON) -> Table:
     """A deal or a draw: cards from the top of the stock to a hand."""
     match, turn, hands, goals, rows, stock, centre, next_pile, completed = table
     seat, cards = data["seat"], data["cards"]
-    hand = (*hands[seat], *cards)
+    hand = hands[seat] + tuple(cards)
     hands = (hand, hands[1]) if seat == 0 else (hands[0], hand)
     return _new(Table, (match, turn, hands, goals, rows, stock[len(cards):], centre, next_pile, completed))
 

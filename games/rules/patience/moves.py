@@ -11,7 +11,7 @@ from __future__ import annotations
 from games.engine.cards import FRENCH_VALUE
 from games.engine.protocol import Action, IllegalAction
 from games.engine.shared import SharedDict
-from games.rules.patience.state import JOKER, KING, ROWS, Table, pile_index
+from games.rules.patience.state import JOKER, KING, ROWS, Cards, Table, pile_index
 from games.rules.patience.variant import Move, Obligation, Variant
 
 NEW = "new"
@@ -20,7 +20,8 @@ _VALUE = FRENCH_VALUE
 
 # Legal actions are built once and handed out by every `legal_actions` call (a random playout lists about
 # twenty discards per step; building them anew was a sixth of its time): read-only `SharedDict`s, plain
-# dicts to every reader. `dict(action)` gives a copy to change.
+# dicts to every reader. `dict(action)` gives a copy to change. So are the plays on the first few piles:
+# pile ids start again at 0 in every game, so a match lists the same few hundred plays over and over.
 
 #: The four discard actions of each card.
 _DISCARDS: dict[str, tuple[Action, ...]] = {
@@ -28,23 +29,27 @@ _DISCARDS: dict[str, tuple[Action, ...]] = {
     for card in (*_VALUE, JOKER)
 }
 _END_TURN = SharedDict(type="end_turn")
-#: The play actions on the first few centre piles, by source: `_PLAYS[source, row][card][pile id or NEW]`
-#: (pile ids start again at 0 in every game: a match lists the same few hundred plays over and over).
-_SHARED_PILES = 8
+
+
+def _play_action(source: str, row: int | None, card: str, where: int | str) -> Action:
+    """The play action of a card from `source` (a discard row only with "discard") to the centre pile `where`."""
+    if row is None:
+        return {"type": "play", "source": source, "card": card, "center": where}
+    return {"type": "play", "source": source, "pile": row, "card": card, "center": where}
+
+
+#: The play actions to a new pile and to piles 0 .. 7, shared: `_PLAYS[source, discard row or None][card][where]`
+#: (some 2,900; a play to a later pile is built when listed).
 _PLAYS: dict[tuple[str, int | None], dict[str, dict[int | str, Action]]] = {
-    (source, row): {
-        card: {where: SharedDict(type="play", source=source, card=card, center=where) if row is None else
-               SharedDict(type="play", source=source, pile=row, card=card, center=where)
-               for where in (*range(_SHARED_PILES), *((NEW,) if _VALUE.get(card, 1) == 1 else ()))}
-        for card in (*_VALUE, JOKER)
-    }
+    (source, row): {card: {where: SharedDict(_play_action(source, row, card, where)) for where in (NEW, *range(8))}
+                    for card in (*_VALUE, JOKER)}
     for source, row in (("hand", None), ("goal", None), *(("discard", row) for row in range(ROWS)))
 }
 _HAND_PLAYS = _PLAYS["hand", None]
 _GOAL_PLAYS = _PLAYS["goal", None]
 _ROW_PLAYS = tuple(_PLAYS["discard", row] for row in range(ROWS))
 _ROW_INDEXES = range(ROWS)
-#: The distinct cards of a hand, in hand order (`dict.fromkeys` looked up once).
+#: The distinct cards of a hand, in hand order (`dict.fromkeys`, looked up once: the cheapest way).
 _distinct = dict.fromkeys
 #: (variant, table, seat, obligation) of the last lookup: `decide` asks again about the table that
 #: `legal_actions` has just listed, and tables are immutable, so the answer is the same object (None too).
@@ -56,19 +61,17 @@ def obligation(variant: Variant, table: Table, seat: int) -> Obligation | None:
     last = _last_obligation
     if last[1] is table and last[2] == seat and last[0] is variant:
         return last[3]
-    return find_obligation(variant, table, seat)
+    return find_obligation(variant, table, seat, table.hands[seat], table.goals[seat])
 
 
-def find_obligation(variant: Variant, table: Table, seat: int) -> Obligation | None:
-    """`obligation` without its look-up of the last answer (`legal_actions` asks about a new table), which
-    it sets."""
+def find_obligation(variant: Variant, table: Table, seat: int, hand: Cards, goal: Cards) -> Obligation | None:
+    """`obligation` without its look-up of the last answer (`legal_actions` asks about a new table, whose
+    `hand` and `goal` of `seat` it holds already), which it sets."""
     global _last_obligation
     cards = variant.obligation_cards
-    goal = table.goals[seat]
-    if cards.isdisjoint(table.hands[seat]) and not (goal and goal[0] in cards):
-        found = None  # the usual case, answered without asking the variant
-    else:
-        found = variant.obligation(table, seat)
+    # The usual case, no obligation card in reach, is answered without asking the variant.
+    in_reach = not cards.isdisjoint(hand) or (goal and goal[0] in cards)
+    found = variant.obligation(table, seat) if in_reach else None
     _last_obligation = (variant, table, seat, found)
     return found
 
@@ -92,16 +95,13 @@ def move_action(move: Move) -> Action:
     """The play action of `move`: a shared one when the pile is one of the first few."""
     source, row, card, where = move
     known = _PLAYS[source, row][card]
-    if where in known:
-        return known[where]
-    if row is None:
-        return {"type": "play", "source": source, "card": card, "center": where}
-    return {"type": "play", "source": source, "pile": row, "card": card, "center": where}
+    return known[where] if where in known else _play_action(source, row, card, where)
 
 
-#: (variant, centre, places) of the last `places` call: most steps leave the centre untouched (the same
-#: tuple), so where each card may go is usually already known.
-_last_places: tuple[Variant | None, tuple | None, list[list[int | str] | None], set[str]] = (None, None, [], set())
+Places = list[list[int | str] | None]
+#: (variant, centre, places, playable cards) of the last `places` call: most steps leave the centre untouched
+#: (the same tuple), so where each card may go is usually already known.
+_last_places: tuple[Variant | None, tuple | None, Places, set[str]] = (None, None, [], set())
 #: The index of each card in `places`: its value (Ace 1 .. King 13), 0 for the joker.
 _PLACE_OF: dict[str, int] = {**_VALUE, JOKER: 0}
 #: The cards of each index of `places`.
@@ -109,18 +109,19 @@ _CARDS_AT: tuple[frozenset[str], ...] = tuple(
     frozenset(card for card, place in _PLACE_OF.items() if place == index) for index in range(KING + 1))
 
 
-def places(variant: Variant, centre: tuple) -> list[list[int | str] | None]:
+def places(variant: Variant, centre: tuple) -> tuple[Places, set[str]]:
     """Where the cards of each value may go, indexed by `_PLACE_OF[card]`, None where they may go nowhere:
-    pile ids in centre order, `NEW` first. A natural card goes on a pile one lower (an Ace opens a new
-    pile); a joker on any pile from the variant's lowest value, and opens one when the variant allows it.
-    The lists are shared: read only. (By value, not by card: a new centre after each play is listed at
-    the cost of its piles, not of every card that fits.)
+    pile ids in centre order, `NEW` first; and the cards that may go somewhere, so that one membership test
+    tells whether a card has a play. A natural card goes on a pile one lower (an Ace opens a new pile); a
+    joker on any pile from the variant's lowest value, and opens one when the variant allows it.
+    Both are shared: read only. (By value, not by card: a new centre after each play is listed at the cost
+    of its piles, not of every card that fits.)
     """
     global _last_places
     last = _last_places
     if last[1] is centre and last[0] is variant:
         return last[2], last[3]
-    found: list[list[int | str] | None] = [None] * (KING + 1)
+    found: Places = [None] * (KING + 1)
     found[1] = [NEW]
     playable = set(_CARDS_AT[1])
     jokers: list[int | str] = [NEW] if variant.joker_opens else []
@@ -152,7 +153,7 @@ def legal_actions(variant: Variant, table: Table, seat: int) -> list[Action]:
         return []
     hand = hands[seat]
     goal = goals[seat]
-    pending = find_obligation(variant, table, seat)
+    pending = find_obligation(variant, table, seat, hand, goal)
     if pending is not None and pending.moves is not None:
         return [move_action(move) for move in pending.moves]
     last = _last_places  # `places`' memo, checked here: no call when it holds
@@ -166,20 +167,20 @@ def legal_actions(variant: Variant, table: Table, seat: int) -> list[Action]:
         if card in playable:
             known = _HAND_PLAYS[card]
             for where in where_to[_PLACE_OF[card]]:
-                out.append(known[where] if where in known else move_action(("hand", None, card, where)))
+                out.append(known[where] if where in known else _play_action("hand", None, card, where))
     if goal and goal[0] in playable:
         card = goal[0]
         known = _GOAL_PLAYS[card]
         for where in where_to[_PLACE_OF[card]]:
-            out.append(known[where] if where in known else move_action(("goal", None, card, where)))
+            out.append(known[where] if where in known else _play_action("goal", None, card, where))
     seat_rows = rows[seat]
-    for row in _ROW_INDEXES:  # not `enumerate`, whose pairs cost more than indexing a plain tuple
+    for row in _ROW_INDEXES:  # not `enumerate`: building its pairs costs more than indexing
         cards = seat_rows[row]
         if cards and cards[-1] in playable:
             card = cards[-1]
             known = _ROW_PLAYS[row][card]
             for where in where_to[_PLACE_OF[card]]:
-                out.append(known[where] if where in known else move_action(("discard", row, card, where)))
+                out.append(known[where] if where in known else _play_action("discard", row, card, where))
     if pending is not None:
         return out
     for card in distinct:

@@ -11,14 +11,14 @@ to seat 0, the next ones to seat 1, the rest is the stock (top first).
 
 from __future__ import annotations
 
-from functools import cache, reduce
+from functools import cache
 
 from games.engine.cards import FRENCH_VALUE, french_deck
 from games.engine.chance import shuffle_event
 from games.engine.protocol import JSON, Event, Rng
 from games.rules.patience.evolve import evolve
-from games.rules.patience.state import GOAL_SIZE, SEATS, Table
-from games.rules.patience.turns import open_turn
+from games.rules.patience.state import GOAL_SIZE, SEATS, Table, fresh_zones
+from games.rules.patience.turns import fill_hand
 from games.rules.patience.variant import Variant
 
 #: `_new(Event, fields)`: an event without the class call (a named tuple's `__new__` is Python code).
@@ -51,8 +51,11 @@ def deal_game(variant: Variant, table: Table, rng: Rng, number: int) -> list[Eve
             cards = order[seat * size:(seat + 1) * size]
             events.append(_new(Event, ("deal", {"seat": seat, "cards": cards}, {"seat": seat, "count": len(cards)},
                                        frozenset((seat,)), None)))
-    if variant.draw_at_turn_start:  # the first player draws from the table just dealt (folded here for it)
-        events += open_turn(variant, reduce(evolve, events, table), rng)
+    if variant.draw_at_turn_start:
+        # The first player fills the hand from the stock just dealt. `fill_hand` reads only the stock and the
+        # completed piles (none in a new game) of the table it is given: the set-up need not be folded for it.
+        dealt = fresh_zones(table.match).with_(stock=tuple(order[SEATS * size:]))
+        events += fill_hand(variant, dealt, first, size, rng, "turn_start", [])
     return events
 
 

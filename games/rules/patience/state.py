@@ -119,10 +119,11 @@ def fresh_zones(match: Match) -> Table:
 
 def pile_index(table: Table, pile_id: int) -> int:
     """Position of the centre pile `pile_id`, -1 when no such pile is on the table."""
-    centre = table.centre
-    for index in range(len(centre)):  # not `enumerate`, whose pairs cost more than indexing a plain tuple
-        if centre[index][0] == pile_id:
+    index = 0
+    for ident, _ in table.centre:  # a count, not `enumerate`: building its pairs costs more (asked at every play)
+        if ident == pile_id:
             return index
+        index += 1  # noqa: SIM113
     return -1
 
 

@@ -56,10 +56,3 @@ def fill_hand(variant: Variant, table: Table, seat: int, held: int, rng: Rng, re
     need = HAND_SIZE - held
     return draw(variant, table, seat, need, rng, reason, events) if need > 0 else events
 
-
-def open_turn(variant: Variant, table: Table, rng: Rng) -> list[Event]:
-    """The turn of the seat to act on `table` begins: in Diavoletto it fills the hand first."""
-    if not variant.draw_at_turn_start:
-        return []
-    seat = table.turn.current
-    return fill_hand(variant, table, seat, len(table.hands[seat]), rng, "turn_start", [])

@@ -46,15 +46,17 @@ def _show_centre(centre: tuple[Pile, ...], completed: Cards) -> tuple[JSON, JSON
     last, last_completed, last_piles, completed_shown = _shown_centre
     known = len(last)
     piles = []
-    for index, pile in enumerate(centre):
+    index = 0
+    for pile in centre:  # a count, not `enumerate`: building its pairs costs more
         if index < known and last[index] is pile:
             shown = last_piles[index]
         elif index + 1 < known and last[index + 1] is pile:
             shown = last_piles[index + 1]
         else:
             ident, cards = pile
-            shown = SharedDict({"id": ident, "value": len(cards), "cards": SharedList(cards)})
+            shown = SharedDict(id=ident, value=len(cards), cards=SharedList(cards))
         piles.append(shown)
+        index += 1  # noqa: SIM113
     if completed is not last_completed:
         completed_shown = SharedList(completed)
     piles_shown = SharedList(piles)
