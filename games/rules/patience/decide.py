@@ -20,22 +20,21 @@ from games.engine.cards import FRENCH_VALUE
 from games.engine.protocol import Action, Event, IllegalAction, Rng
 from games.engine.shared import SharedDict
 from games.rules.patience.evolve import evolve
-from games.rules.patience.moves import NEW, check_ending, check_play, may_end, obligation
+from games.rules.patience.moves import NEW, check_ending, check_play, may_end
 from games.rules.patience.scoring import finish_game
-from games.rules.patience.state import HAND_SIZE, JOKER, KING, ROWS, SEATS, Table
+from games.rules.patience.state import HAND_SIZE, JOKER, KING, ROWS, SEATS, Table, make_event
 from games.rules.patience.turns import draw
 from games.rules.patience.variant import Variant
 
 #: Two consecutive turns with nothing to draw and no card moved end the game as blocked.
 BLOCKING_DEAD_TURNS = 2
-_new = tuple.__new__  # `_new(Event, fields)`: an event without a Python-level call
 
 
 #: (seat, card, row, dead turns) -> the `discard` event, for every value a game reaches: built with the module,
 #: as a game would meet most of them for the first time (a table set up by hand may need another one).
 _DISCARDED: dict[tuple[int, str, int, int], Event] = {
-    (seat, card, row, dead_turns): _new(Event, (
-        "discard", SharedDict(seat=seat, card=card, pile=row, dead_turns=dead_turns), None, None, seat))
+    (seat, card, row, dead_turns): make_event(
+        "discard", SharedDict(seat=seat, card=card, pile=row, dead_turns=dead_turns), None, None, seat)
     for seat in range(SEATS) for card in (*FRENCH_VALUE, JOKER) for row in range(ROWS)
     for dead_turns in range(BLOCKING_DEAD_TURNS + 1)
 }
@@ -45,9 +44,7 @@ def decide(variant: Variant, table: Table, seat: int, action: Action, rng: Rng) 
     """The events `action` of `seat` (the seat to act, action already shape-checked) causes."""
     kind = action["type"]
     if kind == "discard":
-        pending = obligation(variant, table, seat)  # `check_ending`, inlined: asked at most steps
-        if pending is not None:
-            raise IllegalAction(pending.code, pending.message)
+        check_ending(variant, table, seat)
         card, row = action["card"], action["pile"]
         hand = table.hands[seat]
         if card not in hand:
@@ -77,7 +74,7 @@ def _play(variant: Variant, table: Table, seat: int, action: Action, rng: Rng) -
     goal = table.goals[seat]
     if source == "goal":
         data["goal_top"] = goal[1] if len(goal) > 1 else None
-    play = _new(Event, ("play", data, None, None, seat))
+    play = make_event("play", data, None, None, seat)
     if source == "goal" and len(goal) == 1:
         return [play, *finish_game(variant, evolve(table, play), rng, "goal_emptied", seat)]
     if source == "hand" and len(table.hands[seat]) == 1:
@@ -98,13 +95,13 @@ def _close_turn(variant: Variant, table: Table, rng: Rng, card: str | None, row:
     seat, number, moved, dead_turns = turn
     dead_turns = dead_turns + 1 if not (moved or stock or completed) else 0
     if card is None:
-        closing = _new(Event, ("end_turn", {"seat": seat, "dead_turns": dead_turns}, None, None, seat))
+        closing = make_event("end_turn", {"seat": seat, "dead_turns": dead_turns}, None, None, seat)
     else:
         try:
             closing = _DISCARDED[seat, card, row, dead_turns]
         except KeyError:  # a table no game reaches (set up by hand)
-            closing = _new(Event, ("discard", {"seat": seat, "card": card, "pile": row, "dead_turns": dead_turns},
-                                   None, None, seat))
+            closing = make_event("discard", {"seat": seat, "card": card, "pile": row, "dead_turns": dead_turns},
+                                 None, None, seat)
     if dead_turns >= BLOCKING_DEAD_TURNS:
         return [closing, *finish_game(variant, evolve(table, closing), rng, "blocked")]
     if number >= match.max_turns:

@@ -138,7 +138,7 @@ def _game_over(table: Table, data: JSON) -> Table:
     m = table.match
     match = Match(m.target, m.max_turns, m.game, (totals["0"], totals["1"]), m.history + (result,),
                   data["match_over"])
-    return _new(Table, (match, *table[1:]))
+    return table.with_(match=match)
 
 
 _HANDLERS: dict[str, Callable[[Table, JSON], Table]] = {

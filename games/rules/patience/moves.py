@@ -11,7 +11,7 @@ from __future__ import annotations
 from games.engine.cards import FRENCH_VALUE
 from games.engine.protocol import Action, IllegalAction
 from games.engine.shared import SharedDict
-from games.rules.patience.state import JOKER, KING, ROWS, Cards, Table, pile_index
+from games.rules.patience.state import JOKER, KING, ROWS, Table, pile_index
 from games.rules.patience.variant import Move, Obligation, Variant
 
 NEW = "new"
@@ -38,11 +38,23 @@ def _play_action(source: str, row: int | None, card: str, where: int | str) -> A
     return {"type": "play", "source": source, "pile": row, "card": card, "center": where}
 
 
-#: The play actions to a new pile and to piles 0 .. 7, shared: `_PLAYS[source, discard row or None][card][where]`
-#: (some 2,900; a play to a later pile is built when listed).
-_PLAYS: dict[tuple[str, int | None], dict[str, dict[int | str, Action]]] = {
-    (source, row): {card: {where: SharedDict(_play_action(source, row, card, where)) for where in (NEW, *range(8))}
-                    for card in (*_VALUE, JOKER)}
+class _PlaysTo(dict):
+    """The play actions of one card from one source, by centre pile: shared for a new pile and piles 0 .. 7
+    (built with the module), built afresh for a later pile (`__missing__`, which keeps nothing)."""
+
+    __slots__ = ("source", "row", "card")
+
+    def __init__(self, source: str, row: int | None, card: str) -> None:
+        super().__init__((where, SharedDict(_play_action(source, row, card, where))) for where in (NEW, *range(8)))
+        self.source, self.row, self.card = source, row, card
+
+    def __missing__(self, where: int | str) -> Action:
+        return _play_action(self.source, self.row, self.card, where)
+
+
+#: The play actions: `_PLAYS[source, discard row or None][card][where]` (some 2,900 of them shared).
+_PLAYS: dict[tuple[str, int | None], dict[str, _PlaysTo]] = {
+    (source, row): {card: _PlaysTo(source, row, card) for card in (*_VALUE, JOKER)}
     for source, row in (("hand", None), ("goal", None), *(("discard", row) for row in range(ROWS)))
 }
 _HAND_PLAYS = _PLAYS["hand", None]
@@ -61,16 +73,17 @@ def obligation(variant: Variant, table: Table, seat: int) -> Obligation | None:
     last = _last_obligation
     if last[1] is table and last[2] == seat and last[0] is variant:
         return last[3]
-    return find_obligation(variant, table, seat, table.hands[seat], table.goals[seat])
+    return _find_obligation(variant, table, seat)
 
 
-def find_obligation(variant: Variant, table: Table, seat: int, hand: Cards, goal: Cards) -> Obligation | None:
-    """`obligation` without its look-up of the last answer (`legal_actions` asks about a new table, whose
-    `hand` and `goal` of `seat` it holds already), which it sets."""
+def _find_obligation(variant: Variant, table: Table, seat: int) -> Obligation | None:
+    """`obligation` without its look-up of the last answer (`legal_actions` asks about a new table), which
+    it sets."""
     global _last_obligation
     cards = variant.obligation_cards
+    goal = table.goals[seat]
     # The usual case, no obligation card in reach, is answered without asking the variant.
-    in_reach = not cards.isdisjoint(hand) or (goal and goal[0] in cards)
+    in_reach = not cards.isdisjoint(table.hands[seat]) or (goal and goal[0] in cards)
     found = variant.obligation(table, seat) if in_reach else None
     _last_obligation = (variant, table, seat, found)
     return found
@@ -94,8 +107,7 @@ def may_end(variant: Variant, table: Table, seat: int) -> bool:
 def move_action(move: Move) -> Action:
     """The play action of `move`: a shared one when the pile is one of the first few."""
     source, row, card, where = move
-    known = _PLAYS[source, row][card]
-    return known[where] if where in known else _play_action(source, row, card, where)
+    return _PLAYS[source, row][card][where]
 
 
 Places = list[list[int | str] | None]
@@ -153,7 +165,7 @@ def legal_actions(variant: Variant, table: Table, seat: int) -> list[Action]:
         return []
     hand = hands[seat]
     goal = goals[seat]
-    pending = find_obligation(variant, table, seat, hand, goal)
+    pending = _find_obligation(variant, table, seat)
     if pending is not None and pending.moves is not None:
         return [move_action(move) for move in pending.moves]
     last = _last_places  # `places`' memo, checked here: no call when it holds
@@ -167,12 +179,12 @@ def legal_actions(variant: Variant, table: Table, seat: int) -> list[Action]:
         if card in playable:
             known = _HAND_PLAYS[card]
             for where in where_to[_PLACE_OF[card]]:
-                out.append(known[where] if where in known else _play_action("hand", None, card, where))
+                out.append(known[where])
     if goal and goal[0] in playable:
         card = goal[0]
         known = _GOAL_PLAYS[card]
         for where in where_to[_PLACE_OF[card]]:
-            out.append(known[where] if where in known else _play_action("goal", None, card, where))
+            out.append(known[where])
     seat_rows = rows[seat]
     for row in _ROW_INDEXES:  # not `enumerate`: building its pairs costs more than indexing
         cards = seat_rows[row]
@@ -180,7 +192,7 @@ def legal_actions(variant: Variant, table: Table, seat: int) -> list[Action]:
             card = cards[-1]
             known = _ROW_PLAYS[row][card]
             for where in where_to[_PLACE_OF[card]]:
-                out.append(known[where] if where in known else _play_action("discard", row, card, where))
+                out.append(known[where])
     if pending is not None:
         return out
     for card in distinct:

@@ -13,8 +13,6 @@ from games.rules.patience.setup import deal_game
 from games.rules.patience.state import Table
 from games.rules.patience.variant import Variant
 
-_new = tuple.__new__  # `_new(Event, fields)`: an event without the class call (a named tuple's `__new__` is Python)
-
 
 def game_points(table: Table, reason: str, winner: int | None) -> tuple[int | None, list[int]]:
     """(winner, points per seat) of the game now ending."""
@@ -33,12 +31,12 @@ def finish_game(variant: Variant, table: Table, rng: Rng, reason: str, winner: i
     winner, points = game_points(table, reason, winner)
     totals = [match.totals[0] + points[0], match.totals[1] + points[1]]
     match_over = match.target is None or max(totals) >= match.target
-    over = _new(Event, ("game_over", {
+    over = Event("game_over", {
         "game": match.game, "winner": winner, "reason": reason,
         "points": {"0": points[0], "1": points[1]},
         "totals": {"0": totals[0], "1": totals[1]},
         "match_over": match_over,
-    }, None, None, None))
+    })
     if match_over:
         return [over]
     return [over, *deal_game(variant, evolve(table, over), rng, match.game + 1)]

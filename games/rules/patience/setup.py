@@ -21,8 +21,6 @@ from games.rules.patience.state import GOAL_SIZE, SEATS, Table, fresh_zones
 from games.rules.patience.turns import fill_hand
 from games.rules.patience.variant import Variant
 
-#: `_new(Event, fields)`: an event without the class call (a named tuple's `__new__` is Python code).
-_new = tuple.__new__
 #: The packs as the shuffle sorts them before shuffling (`games.engine.chance`): its sort is then cheap.
 _GOAL_PACK = tuple(sorted(french_deck()))
 
@@ -34,13 +32,13 @@ def _stock_pack(jokers: int) -> tuple[str, ...]:
 
 def deal_game(variant: Variant, table: Table, rng: Rng, number: int) -> list[Event]:
     """The set-up of game `number` up to the first player's first decision (`table`: the match before it)."""
-    events = [_new(Event, ("game_start", {"game": number}, None, None, None))]
+    events = [Event("game_start", {"game": number})]
     while True:
         event, order = shuffle_event(rng, list(_GOAL_PACK), "goal")
         tops = [order[0], order[GOAL_SIZE]]
         values = [FRENCH_VALUE[top] for top in tops]
         first = None if values[0] == values[1] else int(values[1] > values[0])
-        events += (event, _new(Event, ("goal_tops", {"tops": tops, "first": first}, None, None, None)))
+        events += (event, Event("goal_tops", {"tops": tops, "first": first}))
         if first is not None:
             break
     event, order = shuffle_event(rng, list(_stock_pack(variant.stock_jokers)), "stock")
@@ -49,8 +47,8 @@ def deal_game(variant: Variant, table: Table, rng: Rng, number: int) -> list[Eve
     if size:
         for seat in range(SEATS):
             cards = order[seat * size:(seat + 1) * size]
-            events.append(_new(Event, ("deal", {"seat": seat, "cards": cards}, {"seat": seat, "count": len(cards)},
-                                       frozenset((seat,)), None)))
+            events.append(Event("deal", {"seat": seat, "cards": cards}, public={"seat": seat, "count": len(cards)},
+                                visible_to=frozenset((seat,))))
     if variant.draw_at_turn_start:
         # The first player fills the hand from the stock just dealt. `fill_hand` reads only the stock and the
         # completed piles (none in a new game) of the table it is given: the set-up need not be folded for it.
@@ -61,5 +59,5 @@ def deal_game(variant: Variant, table: Table, rng: Rng, number: int) -> list[Eve
 
 def start_events(variant: Variant, options: JSON, rng: Rng) -> list[Event]:
     """The match set-up: its options, then the first game."""
-    setup = _new(Event, ("setup", {"target": options["target"], "max_turns": options["max_turns"]}, None, None, None))
+    setup = Event("setup", {"target": options["target"], "max_turns": options["max_turns"]})
     return [setup, *deal_game(variant, evolve(None, setup), rng, 1)]

@@ -12,10 +12,12 @@ times as much). The rarely changed parts (the match, its game results) stay froz
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from games.engine.fast import fast_init
+from games.engine.fast import fast_constructor, fast_init
+from games.engine.protocol import Event
 
 Cards = tuple[str, ...]
 #: A centre pile: (stable id, cards bottom..top). Its value is len(cards).
@@ -104,6 +106,9 @@ def make_turn(current: int, number: int, moved: bool, dead_turns: int) -> Turn:
     """`Turn(...)` for the hot paths."""
     return _new_tuple(Turn, (current, number, moved, dead_turns))
 
+
+#: `Event(type, data, public, visible_to, actor)`, all five positional, for the events of every step.
+make_event: Callable[..., Event] = fast_constructor(Event)
 NO_TURN = Turn(0, 0, False, 0)
 
 

@@ -10,7 +10,7 @@ from games.engine.chance import shuffle_event
 from games.engine.protocol import Event, Rng
 from games.engine.shared import SharedDict
 from games.rules.patience.evolve import evolve
-from games.rules.patience.state import HAND_SIZE, SEATS, Table
+from games.rules.patience.state import HAND_SIZE, SEATS, Table, make_event
 from games.rules.patience.variant import Variant
 
 #: Who sees a seat's drawn cards: that seat only.
@@ -22,7 +22,6 @@ _DRAWN: dict[str, tuple[tuple[SharedDict, ...], ...]] = {
                   for seat in range(SEATS))
     for reason in ("refill", "turn_start", "empty_hand")
 }
-_new = tuple.__new__  # `_new(Event, fields)`: an event without a Python-level call
 
 
 def draw(variant: Variant, table: Table, seat: int, count: int, rng: Rng, reason: str,
@@ -44,8 +43,8 @@ def draw(variant: Variant, table: Table, seat: int, count: int, rng: Rng, reason
         stock = evolve(table, event).stock
     taken = stock[:count]
     if taken:
-        events.append(_new(Event, ("draw", {"seat": seat, "cards": [*taken], "reason": reason},
-                                   _DRAWN[reason][seat][len(taken)], _ONLY[seat], None)))
+        events.append(make_event("draw", {"seat": seat, "cards": [*taken], "reason": reason},
+                                 _DRAWN[reason][seat][len(taken)], _ONLY[seat], None))
     return events
 
 
