@@ -5,7 +5,7 @@ from __future__ import annotations
 from rest_framework.views import APIView
 
 from games import selectors
-from games.exceptions import BadRequest, NotFound
+from games.exceptions import BadRequest, Forbidden, NotFound
 from games.models import Game, Player
 
 
@@ -32,7 +32,10 @@ def parse_int(raw: str | None, name: str, default: int | None = None, minimum: i
 
 
 class GameEndpoint(APIView):
-    """Turns `game_id` into the Game, and the caller into a seat (None = spectator)."""
+    """Turns `game_id` into the Game, and the caller into a seat (None = spectator). Endpoints that show cards
+    (`shows_cards`) refuse a sealed game to anyone not seated at it (`game_sealed`)."""
+
+    shows_cards = True
 
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)
@@ -49,3 +52,13 @@ class GameEndpoint(APIView):
             if requested >= game.seat_count:
                 raise BadRequest("invalid_parameter", f"seat must be below {game.seat_count}")
             self.seat = requested
+        if self.shows_cards:
+            refuse_sealed(game, self.seat)
+
+
+def refuse_sealed(game: Game, seat: int | None) -> None:
+    """A duplicate round's tables share their deal: while the round runs, a table shows nothing to anyone
+    not seated at it (a spectator, or a player of another table who would learn their own opponents' cards)."""
+    if seat is None and game.sealed:
+        raise Forbidden("game_sealed", "this table's deal is in play at other tables of its tournament round: "
+                                       "only its own players can see it until the round is over")

@@ -93,7 +93,8 @@ class GameListCreateApi(APIView):
             raise serializers.ValidationError(games.errors)
         paginator = LimitOffsetPagination()
         page = paginator.paginate_queryset(games.qs, request, view=self)
-        return paginator.get_paginated_response(GameSummarySerializer(page, many=True).data)
+        return paginator.get_paginated_response(
+            GameSummarySerializer(page, many=True, context={"player": caller(request)}).data)
 
     @extend_schema(operation_id="game_create", request=GameListCreateInputSerializer, parameters=[IDEMPOTENCY],
                    responses={201: GameSummarySerializer})
@@ -102,16 +103,42 @@ class GameListCreateApi(APIView):
         data.is_valid(raise_exception=True)
 
         def create():
-            game = services.game_create(creator=caller(request), **data.validated_data)
-            return Response(GameSummarySerializer(game).data, status=status.HTTP_201_CREATED)
+            player = caller(request)
+            game = services.game_create(creator=player, **data.validated_data)
+            return Response(GameSummarySerializer(game, context={"player": player}).data,
+                            status=status.HTTP_201_CREATED)
 
         return idempotent(request, create)
 
 
 class GameDetailApi(GameEndpoint):
+    shows_cards = False
+
     @extend_schema(operation_id="game_detail", responses=GameSummarySerializer)
     def get(self, request, game_id):
-        return Response(GameSummarySerializer(self.game).data)
+        return Response(GameSummarySerializer(self.game, context={"player": self.player}).data)
+
+
+class GameAcceptApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(operation_id="game_accept", request=None, responses=GameSummarySerializer)
+    def post(self, request, game_id):
+        """Accept the invitation to a game you are seated in; the last acceptance deals it."""
+        player = caller(request)
+        game = services.game_accept(game_id=game_id, player=player)
+        return Response(GameSummarySerializer(game, context={"player": player}).data)
+
+
+class GameDeclineApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(operation_id="game_decline", request=None, responses=GameSummarySerializer)
+    def post(self, request, game_id):
+        """Decline a pending game you are seated in (its creator may withdraw it too): it is aborted."""
+        player = caller(request)
+        game = services.game_decline(game_id=game_id, player=player)
+        return Response(GameSummarySerializer(game, context={"player": player}).data)
 
 
 class GameStateApi(GameEndpoint):
@@ -198,8 +225,10 @@ class GameExportApi(GameEndpoint):
         "seed_sha256": serializers.CharField(), "events": serializers.ListField(child=serializers.JSONField()),
         "verification": serializers.JSONField()}))
     def get(self, request, game_id):
-        if self.game.status == Game.Status.ACTIVE:
+        if not self.game.is_over:
             raise Conflict("game_running", "a game can be exported once it is over (its seed is still secret)")
+        if self.game.version == 0:
+            raise Conflict("game_not_started", "the game was aborted before it was dealt: there is no log")
         if not selectors.log_is_public(self.game):
             raise Conflict("game_sealed", "this game's deal is still in play at other tables of its round")
         return Response(selectors.game_export(game=self.game))

@@ -30,12 +30,20 @@ class SeatOutputSerializer(serializers.Serializer):
     bot = serializers.CharField(allow_blank=True)
     bot_options = serializers.JSONField(help_text="The bot's options as given at creation, e.g. budget_ms.")
     deadline = serializers.DateTimeField(allow_null=True, help_text="When this seat's turn clock runs out.")
+    accepted = serializers.SerializerMethodField(help_text="Whether the seated player agreed to play (an invited "
+                                                 "player accepts with `POST /games/{id}/accept/`); true for bots.")
+
+    def get_accepted(self, seat) -> bool:
+        return seat.accepted_at is not None
 
     def get_name(self, seat) -> str | None:
         return seat.player.name if seat.player_id else None
 
 
 class GameSummarySerializer(serializers.Serializer):
+    """A game's head. Give the caller as `context={"player": ...}`: a sealed table's result is shown only
+    to its own players."""
+
     id = serializers.UUIDField()
     kind = serializers.CharField()
     status = serializers.CharField()
@@ -43,13 +51,27 @@ class GameSummarySerializer(serializers.Serializer):
     options = serializers.JSONField()
     seats = SeatOutputSerializer(many=True, source="seats.all")
     to_act = serializers.ListField(child=serializers.IntegerField())
-    result = serializers.JSONField(allow_null=True)
+    result = serializers.SerializerMethodField()
     seed_sha256 = serializers.CharField()
+    seed_chosen = serializers.BooleanField(help_text="The creator chose the seed or decks (a game with no other "
+                                           "person seated; never rated).")
+    expires_at = serializers.DateTimeField(allow_null=True, help_text="A pending game is aborted at this time "
+                                           "unless every seated player has accepted.")
+    abort_reason = serializers.CharField(allow_blank=True, help_text="Why an aborted game ended: `declined`, "
+                                         "`expired`.")
     turn_seconds = serializers.IntegerField(allow_null=True)
     clock_policy = serializers.CharField(allow_blank=True)
     rated = serializers.BooleanField()
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
+
+    @extend_schema_field({"type": "object", "nullable": True, "description": "null until the game ends"})
+    def get_result(self, game):
+        player = self.context.get("player")
+        seated = player is not None and any(s.player_id == player.id for s in game.seats.all())
+        if game.sealed and not seated:
+            return None
+        return game.result
 
 
 class EventOutputSerializer(serializers.Serializer):

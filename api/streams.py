@@ -24,7 +24,7 @@ from rest_framework import exceptions, serializers
 from rest_framework.views import APIView
 
 from api.authentication import PlayerTokenAuthentication
-from api.base import parse_int
+from api.base import parse_int, refuse_sealed
 from api.errors import error_body
 from api.games import GameEventsApi
 from api.serializers import EventOutputSerializer
@@ -146,7 +146,7 @@ async def _game_events(game_id, seat: int | None, after: int, listener: broadcas
         if events:
             after = events[-1]["seq"]
             yield _sse(_head(batch.game, batch.seats), event="head")
-        if batch.game.status != Game.Status.ACTIVE and after >= batch.game.version:
+        if batch.game.is_over and after >= batch.game.version:
             yield _sse({"version": batch.game.version, "status": batch.game.status}, event="end")
             return
         if len(batch.rows) >= READ_LIMIT:  # a long backlog: read on before waiting
@@ -194,9 +194,10 @@ async def game_stream(request: HttpRequest, game_id) -> HttpResponse:
         requested = _int(request.GET.get("seat"), "seat", default=-1)
         game, seats = await sync_to_async(_load_game)(game_id)
         seat = _viewer(game, seats, player, None if requested < 0 else requested)
+        refuse_sealed(game, seat)
     except (ApplicationError, exceptions.AuthenticationFailed) as error:
         return _error(error)
-    if game.status != Game.Status.ACTIVE and after >= game.version:
+    if game.is_over and after >= game.version:
         return HttpResponse(status=204)  # nothing will ever come: tells EventSource not to reconnect
     return _stream(_subscribed(broadcast.game_channel(game.id),
                                lambda listener: _game_events(game.id, seat, after, listener)))
@@ -267,7 +268,7 @@ async def game_events(request: HttpRequest, game_id) -> HttpResponse:
                 return response
             while loop.time() < deadline:
                 head = await sync_to_async(_head_version)(game_id)
-                if head is None or head[0] > after or head[1] != Game.Status.ACTIVE:
+                if head is None or head[0] > after or head[1] in (Game.Status.FINISHED, Game.Status.ABORTED):
                     break
                 await listener.wait(deadline - loop.time())
     except broadcast.BusUnavailable:

@@ -128,6 +128,8 @@ async def stream_latencies(base: str, moves: int, watchers: int) -> tuple[list[t
         while len(latencies) < moves:
             game = (await http.post(f"{base}/games/", headers={"Authorization": f"Token {tokens[0]}"}, json={
                 "kind": "spite-and-malice", "seats": [{"player": p["id"]} for p in players]})).json()
+            game = (await http.post(f"{base}/games/{game['id']}/accept/",  # the invited second player
+                                    headers={"Authorization": f"Token {tokens[1]}"})).json()
             arrivals: dict[int, float] = {}
             recorded: dict[int, float] = {}
             connected = [asyncio.Event() for _ in range(watchers)]

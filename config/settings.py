@@ -117,9 +117,14 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 BOT_SWEEP_SECONDS = env.float("BOT_SWEEP_SECONDS", default=30.0)
 BOT_STALL_SECONDS = env.float("BOT_STALL_SECONDS", default=30.0)  # head age (plus the bot's budget) = lost
 CELERY_BEAT_SCHEDULER = "celery.beat:Scheduler"  # fixed intervals only: nothing worth a schedule file
+# A game that seats other players waits this long for every one of them to accept, then it is aborted.
+INVITATION_SECONDS = env.int("INVITATION_SECONDS", default=24 * 3600)
+INVITATION_SWEEP_SECONDS = env.float("INVITATION_SWEEP_SECONDS", default=60.0)
 CELERY_BEAT_SCHEDULE = {
     "sweep-stalled-bot-turns": {"task": "bots.tasks.sweep_stalled_bot_turns", "schedule": BOT_SWEEP_SECONDS,
                                 "options": {"expires": BOT_SWEEP_SECONDS}},
+    "expire-invitations": {"task": "games.tasks.expire_invitations", "schedule": INVITATION_SWEEP_SECONDS,
+                           "options": {"expires": INVITATION_SWEEP_SECONDS}},
 }
 
 SNAPSHOT_EVERY = env("SNAPSHOT_EVERY")

@@ -32,9 +32,14 @@ class ClockPolicy(models.TextChoices):
 
 class Game(models.Model):
     class Status(models.TextChoices):
+        PENDING = "pending"  # invitations out: nothing dealt until every seated person accepts
         ACTIVE = "active"
         FINISHED = "finished"
         ABORTED = "aborted"
+
+    class AbortReason(models.TextChoices):
+        DECLINED = "declined"  # a seated person declined the invitation
+        EXPIRED = "expired"  # not every seated person accepted in time
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     kind = models.CharField(max_length=32, db_index=True)
@@ -60,12 +65,22 @@ class Game(models.Model):
     # A sealed game's log stays private after it ends, as if it were running, until it is unsealed: the
     # tables of a duplicate round share their deals, so one finished table would show the others' hands.
     sealed = models.BooleanField(default=False)
+    # A pending game (some seated person has not accepted yet) is aborted if not accepted by then.
+    expires_at = models.DateTimeField(null=True, blank=True)
+    abort_reason = models.CharField(max_length=16, choices=AbortReason.choices, blank=True, default="")
+    # True when the creator chose the seed or the decks: allowed only with no other person seated, never rated.
+    seed_chosen = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-created_at"]
 
     def __str__(self) -> str:
         return f"{self.kind} {self.id}"
+
+    @property
+    def is_over(self) -> bool:
+        """Finished or aborted: nothing will be appended any more."""
+        return self.status in (self.Status.FINISHED, self.Status.ABORTED)
 
 
 class Seat(models.Model):
@@ -76,6 +91,10 @@ class Seat(models.Model):
     bot_options = models.JSONField(default=dict, blank=True)
     # When the turn clock runs out for this seat (set while it is to act in a clocked game).
     deadline = models.DateTimeField(null=True, blank=True)
+    # Consent: when the seated player agreed to play (set at creation for the creator's own seats, bots and
+    # tournament tables; by `POST /games/{id}/accept/` for an invited player), or declined.
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    declined_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["index"]

@@ -25,6 +25,8 @@ from games.models import Notification, Player
 YOUR_TURN = "your_turn"
 GAME_STARTED = "game_started"
 GAME_FINISHED = "game_finished"
+GAME_INVITATION = "game_invitation"  # you are seated in a game that waits for your `accept`
+GAME_CANCELLED = "game_cancelled"  # a pending game was declined by a seated player or expired
 
 
 def player_notify(player_ids: Iterable[int], kind: str, payload: dict[str, Any]) -> list[Notification]:

@@ -18,6 +18,7 @@ from games.engine.forfeit import forfeit_result
 from games.engine.protocol import Engine
 from games.engine.protocol import Event as EngineEvent
 from games.engine.runner import Position, fold
+from games.exceptions import Conflict
 from games.models import Event, Game, Notification, Player, Seat, Snapshot
 
 logger = logging.getLogger(__name__)
@@ -178,6 +179,10 @@ def viewer_seat(*, seats: list[Seat], player: Player | None, requested: int | No
 
 
 def game_state(*, game: Game, seat: int | None, seats: list[Seat] | None = None) -> dict:
+    if game.version == 0:
+        code, detail = (("game_pending", "the game is dealt when every seated player has accepted")
+                        if game.status == Game.Status.PENDING else ("game_not_started", "the game was never dealt"))
+        raise Conflict(code, detail)
     engine = engine_for(game)
     if seats is None and game.turn_seconds:
         seats = seats_of(game=game)
@@ -198,7 +203,7 @@ def game_state(*, game: Game, seat: int | None, seats: list[Seat] | None = None)
 
 def log_is_public(game: Game) -> bool:
     """Once a game is over its whole log is public, unless it is sealed (a duplicate round still running)."""
-    return game.status != Game.Status.ACTIVE and not game.sealed
+    return game.is_over and not game.sealed
 
 
 def _redacted(engine: Engine, game: Game, row: tuple, viewer: int | None) -> dict:

@@ -85,9 +85,9 @@ def _seat_specs(seats: list[dict], kind: str) -> list[SeatSpec]:
     return specs
 
 
-def _created_event(game: Game, specs: list[SeatSpec]) -> EngineEvent:
-    seats = [{"player": s.player.id, "name": s.player.name} if s.player else {"bot": s.bot} for s in specs]
-    return EngineEvent("game.created", {"kind": game.kind, "options": game.options, "seats": seats,
+def _created_event(game: Game, seats: list[Seat]) -> EngineEvent:
+    shown = [{"player": s.player.id, "name": s.player.name} if s.player else {"bot": s.bot} for s in seats]
+    return EngineEvent("game.created", {"kind": game.kind, "options": game.options, "seats": shown,
                                         "seed_sha256": game.seed_sha256})
 
 
@@ -104,14 +104,36 @@ def _check_clock(turn_seconds: int | None, clock_policy: str | None) -> str:
 
 
 @transaction.atomic
-def game_create(*, creator: Player | None, kind: str, seats: list[dict], options: dict | None = None,
+def game_create(*, creator: Player, kind: str, seats: list[dict], options: dict | None = None,
                 seed: str | None = None, decks: list | None = None, first_dealer: int | None = None,
-                turn_seconds: int | None = None, clock_policy: str | None = None, rated: bool | None = None,
-                sealed: bool = False) -> Game:
-    """Create a game and record its set-up. `seed`/`decks` fix the deal (tests, duplicate tournaments);
-    `turn_seconds` starts a turn clock for player seats, `clock_policy` says what happens when it runs out.
-    `rated` (default: every seat a distinct player) updates ratings when it ends; `sealed` keeps its log
-    private after the end until `game_unseal` (duplicate tables sharing a deal)."""
+                turn_seconds: int | None = None, clock_policy: str | None = None,
+                rated: bool | None = None) -> Game:
+    """A player's new game. The creator may seat themselves and bots directly; every other player seated is
+    invited, and nothing is dealt until each has accepted (`game_accept`). A chosen `seed` or `decks` would
+    let the creator know the others' cards, so they are refused unless no other person is seated, and such a
+    game is never rated."""
+    invited = {s["player"] for s in seats if "player" in s and s["player"] != creator.id}
+    chosen = seed is not None or bool(decks)
+    if chosen and invited:
+        raise Unprocessable("seed_not_allowed", "seed and decks may be chosen only for a game in which no other "
+                                                "person is seated (yourself and bots); the server draws the seed")
+    if chosen and rated:
+        raise Unprocessable("not_ratable", "a game with a chosen seed or decks is never rated")
+    return game_open(creator=creator, kind=kind, seats=seats, options=options, seed=seed, decks=decks,
+                     first_dealer=first_dealer, turn_seconds=turn_seconds, clock_policy=clock_policy,
+                     rated=False if chosen else rated, seed_chosen=chosen, invited=invited)
+
+
+@transaction.atomic
+def game_open(*, kind: str, seats: list[dict], creator: Player | None = None, options: dict | None = None,
+              seed: str | None = None, decks: list | None = None, first_dealer: int | None = None,
+              turn_seconds: int | None = None, clock_policy: str | None = None, rated: bool | None = None,
+              sealed: bool = False, seed_chosen: bool = False, invited: set[int] = frozenset()) -> Game:
+    """Create a game and, unless some seated player in `invited` must accept first, deal it. For callers
+    that already hold every seated person's consent (tournament tables, `game_create`): `seed`/`decks` fix
+    the deal, `turn_seconds` starts a turn clock for player seats, `clock_policy` says what happens when it
+    runs out. `rated` (default: every seat a distinct player) updates ratings when it ends; `sealed` keeps
+    its log from everyone not seated at it until `game_unseal` (duplicate tables sharing a deal)."""
     clock_policy = _check_clock(turn_seconds, clock_policy)
     try:
         engine = registry.get(kind)
@@ -132,24 +154,40 @@ def game_create(*, creator: Player | None, kind: str, seats: list[dict], options
     seed = (seed or new_seed()).lower()
     specs = _seat_specs(seats, kind)
     rated = _check_rated(rated, specs)
+    now = timezone.now()
+    pending = bool(invited)
+    game = Game.objects.create(
+        kind=kind, options=options, seat_count=len(specs), seed=seed, seed_sha256=seed_commitment(seed),
+        decks=deck_list, created_by=creator, turn_seconds=turn_seconds, clock_policy=clock_policy, rated=rated,
+        sealed=sealed, seed_chosen=seed_chosen, status=Game.Status.PENDING if pending else Game.Status.ACTIVE,
+        expires_at=now + timedelta(seconds=settings.INVITATION_SECONDS) if pending else None)
+    rows = Seat.objects.bulk_create([
+        Seat(game=game, index=i, player=s.player, bot=s.bot, bot_options=s.bot_options,
+             accepted_at=None if s.player is not None and s.player.id in invited else now)
+        for i, s in enumerate(specs)])
+    if pending:
+        about = {"game": str(game.id), "kind": kind, "by": creator.name if creator else None,
+                 "expires_at": game.expires_at.isoformat()}
+        notifications.notify_each([(s.player_id, notifications.GAME_INVITATION, {**about, "seat": s.index})
+                                   for s in rows if s.accepted_at is None])
+        transaction.on_commit(partial(broadcast.publish, broadcast.game_channel(game.id), 0), robust=True)
+    else:
+        _deal(game, rows)
+    return game
 
-    chance = Chance(seed, deck_list)
-    created_position = Position(None, 1, 0)
-    position, events = begin(engine, len(specs), options, chance, created_position)
-    used = [e for e in events if e.type == "shuffle" and e.data["n"] < len(deck_list)]
+
+def _deal(game: Game, seats: list[Seat]) -> None:
+    """Record the set-up (`game.created`, the shuffles and deals): the game begins."""
+    engine = selectors.engine_for(game)
+    chance = Chance(game.seed, game.decks)
+    position, events = begin(engine, game.seat_count, game.options, chance, Position(None, 1, 0))
+    used = [e for e in events if e.type == "shuffle" and e.data["n"] < len(game.decks)]
     for event in used:
         if event.data["source"] != "decks":
             n = event.data["n"]
             raise Unprocessable("invalid_decks", f"decks[{n}] is not a permutation of the {len(event.data['cards'])} "
                                                  f"cards that shuffle {n} ({event.data['purpose']}) covers")
-    game = Game.objects.create(kind=kind, options=options, seat_count=len(specs), seed=seed,
-                               seed_sha256=seed_commitment(seed), decks=deck_list, created_by=creator,
-                               turn_seconds=turn_seconds, clock_policy=clock_policy, rated=rated, sealed=sealed)
-    seats = Seat.objects.bulk_create(
-        [Seat(game=game, index=i, player=s.player, bot=s.bot, bot_options=s.bot_options) for i, s in enumerate(specs)]
-    )
-    _append(game, Position(None, 0, 0), [_created_event(game, specs), *events], position, seats)
-    return game
+    _append(game, Position(None, 0, 0), [_created_event(game, seats), *events], position, seats)
 
 
 def _check_rated(rated: bool | None, specs: list[SeatSpec]) -> bool:
@@ -165,6 +203,80 @@ def game_unseal(*, game_ids: list) -> None:
     Game.objects.filter(pk__in=game_ids, sealed=True).update(sealed=False)
 
 
+# -- invitations -------------------------------------------------------------------------------------
+def _pending_game(game_id: Any, player: Player) -> tuple[Game, list[Seat], list[Seat]]:
+    """The game locked for update, its seats, and the caller's seats (403 if none)."""
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None:
+        raise NotFound("not_found", "no such game")
+    seats = selectors.seats_of(game=game)
+    mine = [s for s in seats if s.player_id == player.id]
+    if not mine:
+        raise Forbidden("not_seated", "you hold no seat in this game")
+    return game, seats, mine
+
+
+def game_accept(*, game_id: Any, player: Player) -> Game:
+    """The caller agrees to play; when the last seated person agrees the game is dealt. Accepting twice
+    is harmless; an invitation past its time is expired instead (409 `invitation_expired`)."""
+    game_expire_invitation(game_id=game_id)
+    with transaction.atomic():
+        game, seats, mine = _pending_game(game_id, player)
+        if all(s.accepted_at is not None for s in mine):
+            return game
+        if game.status != Game.Status.PENDING:
+            code = "invitation_expired" if game.abort_reason == Game.AbortReason.EXPIRED else "not_pending"
+            raise Conflict(code, f"the game is {game.status}" + (f" ({game.abort_reason})" if game.abort_reason
+                                                                  else ""))
+        now = timezone.now()
+        Seat.objects.filter(pk__in=[s.pk for s in mine]).update(accepted_at=now)
+        for seat in mine:
+            seat.accepted_at = now
+        if all(s.accepted_at is not None for s in seats):
+            game.status, game.expires_at = Game.Status.ACTIVE, None
+            game.save(update_fields=["status", "expires_at", "updated_at"])
+            _deal(game, seats)
+        return game
+
+
+def game_decline(*, game_id: Any, player: Player) -> Game:
+    """The caller will not play (any seated person, the creator too): the pending game is aborted."""
+    with transaction.atomic():
+        game, seats, mine = _pending_game(game_id, player)
+        if game.status != Game.Status.PENDING:
+            raise Conflict("not_pending", f"the game is {game.status}: only an invitation can be declined")
+        Seat.objects.filter(pk__in=[s.pk for s in mine]).update(declined_at=timezone.now())
+        _abort_pending(game, seats, Game.AbortReason.DECLINED, by=player)
+        return game
+
+
+def game_expire_invitation(*, game_id: Any) -> bool:
+    """Abort the pending game if its invitations ran out of time; True if it did. Safe to call any time."""
+    with transaction.atomic():
+        game = (Game.objects.select_for_update()
+                .filter(pk=game_id, status=Game.Status.PENDING, expires_at__lte=timezone.now()).first())
+        if game is None:
+            return False
+        _abort_pending(game, selectors.seats_of(game=game), Game.AbortReason.EXPIRED)
+        return True
+
+
+def game_expire_invitations() -> int:
+    """Expire every pending game past its time (the periodic sweep); returns how many."""
+    due = Game.objects.filter(status=Game.Status.PENDING, expires_at__lte=timezone.now()).values_list("pk", flat=True)
+    return sum(game_expire_invitation(game_id=pk) for pk in list(due))
+
+
+def _abort_pending(game: Game, seats: list[Seat], reason: str, by: Player | None = None) -> None:
+    game.status, game.abort_reason, game.expires_at = Game.Status.ABORTED, reason, None
+    game.save(update_fields=["status", "abort_reason", "expires_at", "updated_at"])
+    about = {"game": str(game.id), "kind": game.kind, "reason": reason, "by": by.name if by else None}
+    notifications.notify_each([(pid, notifications.GAME_CANCELLED, about)
+                               for pid in dict.fromkeys(s.player_id for s in seats if s.player_id)
+                               if by is None or pid != by.id])
+    transaction.on_commit(partial(broadcast.publish, broadcast.game_channel(game.id), 0), robust=True)
+
+
 def game_apply_action(*, game_id: Any, player: Player, action: Any, expected_version: int | None = None,
                       seat: int | None = None) -> tuple[Game, list[dict]]:
     """Play `action` for the caller's seat; returns the game and the new events as the caller sees them."""
@@ -178,6 +290,8 @@ def game_apply_action(*, game_id: Any, player: Player, action: Any, expected_ver
             raise Forbidden("not_seated", "you hold no seat in this game")
         if seat is not None and seat not in mine:
             raise Forbidden("not_your_seat", f"seat {seat} is not yours")
+        if game.status == Game.Status.PENDING:
+            raise Conflict("game_pending", "the game starts when every seated player has accepted", version=0)
         if game.status != Game.Status.ACTIVE:
             raise Conflict("game_finished", "the game is over", version=game.version)
         if expected_version is not None and expected_version != game.version:

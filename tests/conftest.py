@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import connection
 from rest_framework.test import APIClient
 
+from games import services
 from games.models import Event, Game
 from games.services import player_create
 
@@ -36,12 +37,17 @@ def _services_for_markers(request):
             missing("PostgreSQL shared with the worker process (DATABASE_URL=postgres://...)")
 
 
+#: Every Player made by a test, by id: `create_game` accepts invitations on their behalf.
+_players: dict[int, Player] = {}
+
+
 class Player:
     """A registered player with its own authenticated client."""
 
     def __init__(self, name: str) -> None:
         self.model, self.token = player_create(name=name)
         self.id = self.model.id
+        _players[self.id] = self
         self.client = APIClient()
         self.client.credentials(HTTP_AUTHORIZATION=f"Token {self.token}")
 
@@ -69,9 +75,19 @@ def bob(make_player):
 
 
 def create_game(player: Player, seats: list[dict], kind: str = "spite-and-malice", **extra) -> dict:
+    """A started game: created by `player` through the API, every other seated player accepting. A test
+    that fixes the deal (`seed`, `decks`) of a game with several people uses the trusted service instead,
+    as a tournament does (the API refuses a chosen seed when another person is seated)."""
+    others = list(dict.fromkeys(s["player"] for s in seats if "player" in s and s["player"] != player.id))
+    if others and ("seed" in extra or "decks" in extra):
+        game = services.game_open(creator=player.model, kind=kind, seats=seats, **extra)
+        return player.get(f"/api/v1/games/{game.id}/").json()
     response = player.post("/api/v1/games/", {"kind": kind, "seats": seats, **extra})
     assert response.status_code == 201, response.json()
-    return response.json()
+    for other in others:
+        accepted = _players[other].post(f"/api/v1/games/{response.json()['id']}/accept/", {})
+        assert accepted.status_code == 200, accepted.json()
+    return player.get(f"/api/v1/games/{response.json()['id']}/").json() if others else response.json()
 
 
 def event_count(game_id) -> int:

@@ -34,6 +34,8 @@ class Tournament(models.Model):
     turn_seconds = models.PositiveIntegerField(null=True, blank=True)
     # Secret until the tournament ends: every game's seed is derived from it.
     seed = models.CharField(max_length=128)
+    # True when the organiser chose the seed: then only bots may enter (a person's deal would be known).
+    seed_chosen = models.BooleanField(default=False)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.REGISTERING, db_index=True)
     organiser = models.ForeignKey("games.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     current_round = models.PositiveSmallIntegerField(default=0)

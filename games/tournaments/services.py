@@ -69,7 +69,8 @@ def tournament_create(*, organiser: Player | None, kind: str, format: str, name:
     name = (name or f"{engine.title} {format.replace('_', ' ')}").strip()[:80]
     return Tournament.objects.create(name=name, kind=kind, format=format, options=dict(options or {}),
                                      table_size=table_size, rounds=rounds, turn_seconds=turn_seconds,
-                                     seed=(seed or new_seed()).lower(), organiser=organiser)
+                                     seed=(seed or new_seed()).lower(), seed_chosen=seed is not None,
+                                     organiser=organiser)
 
 
 def _locked(tournament_id: Any) -> Tournament:
@@ -99,6 +100,9 @@ def tournament_register(*, tournament_id: Any, by: Player | None, bot: str | Non
     count = tournament.entrants.count()
     if count >= MAX_ENTRANTS:
         raise Conflict("tournament_full", f"a tournament takes at most {MAX_ENTRANTS} entrants")
+    if bot is None and tournament.seed_chosen:
+        raise Conflict("seeded_tournament", "the organiser chose this tournament's seed, so only bots may enter "
+                                            "(a chosen seed would tell the organiser every deal)")
     if bot is None and tournament.entrants.filter(player=by).exists():
         raise Conflict("already_registered", "you are registered already")
     number = (tournament.entrants.order_by("-number").values_list("number", flat=True).first() or 0) + 1
@@ -118,6 +122,8 @@ def tournament_start(*, tournament_id: Any, by: Player | None) -> Tournament:
     if tournament.status != Tournament.Status.REGISTERING:
         raise Conflict("not_registering", f"the tournament is {tournament.status}")
     entrants = tournament.entrants.count()
+    if tournament.seed_chosen and tournament.entrants.filter(player__isnull=False).exists():
+        raise Conflict("seeded_tournament", "a tournament with a chosen seed is for bots only")
     needed = minimum_entrants(tournament)
     if entrants < needed:
         raise Unprocessable("too_few_entrants", f"this tournament needs at least {needed} entrants, it has {entrants}")
@@ -265,7 +271,7 @@ def _pair_round(tournament: Tournament, number: int) -> Round:
     notices = []
     for index, table in enumerate(drawn.tables, start=1):
         label = f"round:{number}" if duplicate else f"round:{number}:table:{index}"
-        game = services.game_create(
+        game = services.game_open(  # the entrants consented by registering
             creator=tournament.organiser, kind=tournament.kind, seats=[entrants[e].seat_spec() for e in table],
             options=tournament.options, seed=_derive(tournament.seed, label), turn_seconds=tournament.turn_seconds,
             sealed=duplicate)
@@ -297,6 +303,8 @@ def rating_record_game(*, game_id: Any) -> bool:
         seats = list(game.seats.order_by("index").values_list("index", "player_id"))
         players = [player_id for _, player_id in seats]
         if None in players or len(set(players)) != len(players):
+            return False
+        if game.seats.filter(accepted_at__isnull=True).exists():  # rated only what every player agreed to
             return False
         Rating.objects.bulk_create(
             [Rating(player_id=p, kind=game.kind, mu=ratings.MU, sigma=ratings.SIGMA, ordinal=ratings.Skill().ordinal)

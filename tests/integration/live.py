@@ -102,10 +102,16 @@ def auth(token: str | None) -> dict[str, str]:
     return {"Authorization": f"Token {token}"} if token else {}
 
 
-async def create_game(http: httpx.AsyncClient, base: str, token: str, seats: list[dict], **extra) -> dict:
+async def create_game(http: httpx.AsyncClient, base: str, token: str, seats: list[dict], *,
+                      accept: tuple[str, ...] = (), **extra) -> dict:
+    """Create a game with `token`; each token in `accept` (the other seated players) accepts it."""
     body = {"kind": "spite-and-malice", "seats": seats, **extra}
     response = await http.post(f"{base}/games/", json=body, headers=auth(token))
     assert response.status_code == 201, response.text
+    for other in accept:
+        accepted = await http.post(f"{base}/games/{response.json()['id']}/accept/", headers=auth(other))
+        assert accepted.status_code == 200, accepted.text
+        response = accepted
     return response.json()
 
 

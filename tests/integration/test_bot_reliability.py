@@ -27,7 +27,7 @@ from bots.policies import POLICIES
 from config.celery import app
 from games import selectors
 from games.models import Event, Game
-from games.services import game_create
+from games.services import game_open
 from tests.integration.live import database_url
 from tests.integration.slow_bot import SLOW
 
@@ -102,7 +102,7 @@ def _succeeded(log: Path, task: str) -> str:
 
 def _kill_mid_turn(marker: Path) -> tuple[Game, int, int]:
     """Create a game whose slow bot starts thinking, SIGKILL the process thinking; (game, version, pid)."""
-    game = game_create(creator=None, kind="spite-and-malice", seed="5e" * 32,
+    game = game_open(kind="spite-and-malice", seed="5e" * 32,
                        seats=[{"bot": "slow", "budget_ms": BUDGET_MS}, {"bot": "random"}])
     deadline = time.monotonic() + 30
     while not _turn_starts(marker):

@@ -21,7 +21,7 @@ from bots.selectors import bot_turns_stalled
 from bots.tasks import play_bot_turn, sweep_stalled_bot_turns
 from config.celery import app
 from games.models import Event, Game
-from games.services import game_create, game_forfeit
+from games.services import game_forfeit, game_open
 from tests.integration import live
 from tests.integration.slow_bot import SLOW
 
@@ -29,7 +29,7 @@ SEED = "b0" * 32
 
 
 def _bots_game(**seat) -> Game:
-    return game_create(creator=None, kind="spite-and-malice", seed=SEED,
+    return game_open(kind="spite-and-malice", seed=SEED,
                        seats=[{"bot": "random", **seat}, {"bot": "random", **seat}])
 
 
@@ -41,9 +41,9 @@ def _moves(game: Game) -> list[tuple[int, int | None]]:
 def test_a_game_waiting_on_a_bot_past_the_threshold_is_stalled(ann, bob, monkeypatch):
     monkeypatch.setitem(policies.POLICIES, "slow", SLOW)
     waiting = _bots_game()  # its task was never sent: on_commit does not run in this test's transaction
-    thinking = game_create(creator=None, kind="spite-and-malice", seed=SEED,
+    thinking = game_open(kind="spite-and-malice", seed=SEED,
                            seats=[{"bot": "slow", "budget_ms": 5000}, {"bot": "slow", "budget_ms": 5000}])
-    humans = game_create(creator=None, kind="spite-and-malice", seed=SEED,
+    humans = game_open(kind="spite-and-malice", seed=SEED,
                          seats=[{"player": ann.id}, {"player": bob.id}])
     over = _bots_game()
     game_forfeit(game=over, seat=0, expected_version=over.version)
@@ -135,9 +135,9 @@ _CREATE = """
 import django, json
 django.setup()
 from django.core.management import call_command
-from games.services import game_create
+from games.services import game_open
 call_command("migrate", verbosity=0)
-game = game_create(creator=None, kind="spite-and-malice", seats=[{"bot": "random"}, {"bot": "random"}])
+game = game_open(kind="spite-and-malice", seats=[{"bot": "random"}, {"bot": "random"}])
 print(json.dumps([str(game.id), game.version]))
 """
 

@@ -137,10 +137,10 @@ def test_the_embedded_servers_in_memory_broker_runs_the_countdowns(served):
 
     async def scenario():
         async with live.client() as http:
-            (ann, token), (bob, _) = await live.register(http, base), await live.register(http, base)
+            (ann, token), (bob, bob_token) = await live.register(http, base), await live.register(http, base)
             seats = [{"player": ann}, {"player": bob}]
-            played = await live.create_game(http, base, token, seats, seed="16" * 32, turn_seconds=1)
-            forfeited = await live.create_game(http, base, token, seats, seed="17" * 32, turn_seconds=1,
+            played = await live.create_game(http, base, token, seats, accept=(bob_token,), turn_seconds=1)
+            forfeited = await live.create_game(http, base, token, seats, accept=(bob_token,), turn_seconds=1,
                                                clock_policy="forfeit")
             first = {}
 

@@ -52,7 +52,7 @@ def _without_time(events: list[dict]) -> list[dict]:
 
 async def _two_player_game(http, base, seed: str) -> tuple[str, dict[int, str]]:
     (ann, ann_token), (bob, bob_token) = await live.register(http, base), await live.register(http, base)
-    game = await live.create_game(http, base, ann_token, [{"player": ann}, {"player": bob}], seed=seed)
+    game = await live.create_game(http, base, ann_token, [{"player": ann}, {"player": bob}], accept=(bob_token,))
     return game["id"], {0: ann_token, 1: bob_token}
 
 
@@ -192,8 +192,9 @@ def test_player_stream_says_whose_turn_it_is_and_resumes(served):
 
             first = (await http.get(f"{base}/games/{game_id}/")).json()["to_act"][0]
             other = 1 - first
-            opening = await asyncio.wait_for(notes(tokens[first], count=2), 10)
-            waiting = asyncio.create_task(notes(tokens[other], after=1))  # after its game_started
+            # seat 1 (bob) was invited: his first notification is the invitation
+            opening = await asyncio.wait_for(notes(tokens[first], count=2 + (first == 1)), 10)
+            waiting = asyncio.create_task(notes(tokens[other], after=1 + (other == 1)))  # after its game_started
             rng = random.Random(4)
             while (await http.get(f"{base}/games/{game_id}/")).json()["to_act"] == [first]:
                 await live.play_moves(http, base, game_id, tokens, 1, rng)
@@ -202,9 +203,11 @@ def test_player_stream_says_whose_turn_it_is_and_resumes(served):
             return first, other, opening, turn, unauthenticated, game_id
 
     first, other, opening, turn, unauthenticated, game_id = asyncio.run(scenario())
-    assert [(seq, n["kind"]) for seq, n in opening] == [(1, "game_started"), (2, "your_turn")]
-    assert opening[1][1]["payload"]["seat"] == first and opening[1][1]["payload"]["game"] == game_id
-    assert [(seq, n["kind"], n["payload"]["seat"]) for seq, n in turn] == [(2, "your_turn", other)]
+    invited = ["game_invitation"] if first == 1 else []
+    assert [n["kind"] for _, n in opening] == [*invited, "game_started", "your_turn"]
+    assert [seq for seq, _ in opening] == list(range(1, len(opening) + 1))
+    assert opening[-1][1]["payload"]["seat"] == first and opening[-1][1]["payload"]["game"] == game_id
+    assert [(seq, n["kind"], n["payload"]["seat"]) for seq, n in turn] == [(2 + (other == 1), "your_turn", other)]
     assert unauthenticated.status_code == 401 and unauthenticated.json()["code"] == "not_authenticated"
 
 

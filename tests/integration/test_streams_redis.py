@@ -32,7 +32,7 @@ def test_events_posted_to_one_process_reach_watchers_of_another_through_redis():
             async with live.client() as http:
                 (ann, token_a), (bob, token_b) = await live.register(http, first), await live.register(http, first)
                 game = await live.create_game(http, first, token_a, [{"player": ann}, {"player": bob}],
-                                              seed="31" * 32)
+                                              accept=(token_b,))
                 watchers = [live.Collector(http, f"{base}/games/{game['id']}/stream/", token)
                             for base in (first, second) for token in (token_a, token_b, None)]
                 tasks = [asyncio.create_task(w.run()) for w in watchers]
@@ -70,9 +70,9 @@ def test_a_real_worker_enforces_a_forfeit_clock_and_the_stream_shows_it(worker):
 
         async def scenario():
             async with live.client() as http:
-                (ann, token), (bob, _) = await live.register(http, base), await live.register(http, base)
+                (ann, token), (bob, bob_token) = await live.register(http, base), await live.register(http, base)
                 game = await live.create_game(http, base, token, [{"player": ann}, {"player": bob}],
-                                              seed="32" * 32, turn_seconds=1, clock_policy="forfeit")
+                                              accept=(bob_token,), turn_seconds=1, clock_policy="forfeit")
                 watcher = live.Collector(http, f"{base}/games/{game['id']}/stream/", token)
                 await asyncio.wait_for(watcher.run(), timeout=30)
                 return game, watcher

@@ -147,13 +147,11 @@ def test_duplicate_tables_play_the_same_deals_sealed_until_the_round_ends(ann, q
     first, second = round_games(tournament, 1)
     assert first.sealed and second.sealed and first.seed == second.seed
     play_out(first.id)
-    # table 1 is over but table 2 still plays the same deal: table 1's log stays private
-    hidden = ann.get(f"/api/v1/games/{first.id}/events/").json()
-    shuffle = next(e for e in hidden if e["type"] == "shuffle")
-    assert "cards" not in shuffle["data"]
-    assert all("seed" not in e["data"] for e in hidden)
-    sealed = ann.get(f"/api/v1/games/{first.id}/export/")
-    assert sealed.status_code == 409 and sealed.json()["code"] == "game_sealed"
+    # table 1 is over but table 2 still plays the same deal: table 1 shows nothing to anyone not seated there
+    for path in ("events/", "state/", "replay/", "replay/1/", "export/"):
+        sealed = ann.get(f"/api/v1/games/{first.id}/{path}")
+        assert sealed.status_code == 403 and sealed.json()["code"] == "game_sealed", path
+    assert ann.get(f"/api/v1/games/{first.id}/").json()["result"] is None
     run(tournament, queued)
     for number in (1, 2):
         tables = round_games(tournament, number)
