@@ -129,6 +129,10 @@ CELERY_BEAT_SCHEDULE = {
 
 SNAPSHOT_EVERY = env("SNAPSHOT_EVERY")
 
+# On SIGTERM the ASGI server lets open requests finish for this long, then closes them: live streams never
+# finish by themselves, and their clients resume elsewhere with Last-Event-ID.
+SHUTDOWN_GRACE_SECONDS = env.int("SHUTDOWN_GRACE_SECONDS", default=3)
+
 # --- Live streams (SSE, long poll) ------------------------------------------------------------------
 # After each commit a wake-up "game:<id> is at version N" goes through a bus: Redis pub/sub when a Redis
 # URL is known, else PostgreSQL LISTEN/NOTIFY on PostgreSQL, else in-process (the embedded default).

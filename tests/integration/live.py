@@ -67,10 +67,20 @@ def server(env: dict[str, str], *, embedded: bool = True) -> Iterator[str]:
     port = free_port()
     full_env = {k: v for k, v in os.environ.items() if k not in _SERVICE_VARS}
     full_env.update(env)
+    process = start_server(full_env, port, embedded=embedded)
+    base = f"http://127.0.0.1:{port}/api/v1"
+    try:
+        yield base
+    finally:
+        stop(process, signal.SIGINT, timeout=10)
+
+
+def start_server(env: dict[str, str], port: int, *, embedded: bool = True) -> subprocess.Popen:
+    """`manage.py serve` or the README's uvicorn command on `port`, once it answers."""
     command = ([sys.executable, "manage.py", "serve", "--port", str(port)] if embedded else
                [sys.executable, "-m", "uvicorn", "config.asgi:application", "--port", str(port), "--log-level",
-                "warning"])
-    process = spawn(command, full_env)
+                "warning", "--timeout-graceful-shutdown", "3"])
+    process = spawn(command, env)
     base = f"http://127.0.0.1:{port}/api/v1"
     deadline = time.monotonic() + 60
     while True:
@@ -82,10 +92,7 @@ def server(env: dict[str, str], *, embedded: bool = True) -> Iterator[str]:
                 process.kill()
                 raise AssertionError(output(process)) from None
             time.sleep(0.2)
-    try:
-        yield base
-    finally:
-        stop(process, signal.SIGINT, timeout=10)
+    return process
 
 
 def client() -> httpx.AsyncClient:

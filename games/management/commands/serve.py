@@ -20,4 +20,5 @@ class Command(BaseCommand):
 
             start_embedded_worker()
         self.stdout.write(f"Tavolo on http://{host}:{port}/api/v1/  (docs: /api/docs/)")
-        uvicorn.run("config.asgi:application", host=host, port=port, log_level="info")
+        uvicorn.run("config.asgi:application", host=host, port=port, log_level="info",
+                    timeout_graceful_shutdown=settings.SHUTDOWN_GRACE_SECONDS)
