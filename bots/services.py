@@ -6,7 +6,7 @@ import logging
 import random
 
 from bots import policies
-from bots.selectors import bot_turn, bot_turns_stalled
+from bots.selectors import bot_turn
 from games import selectors, services
 from games.exceptions import ApplicationError
 
@@ -35,18 +35,3 @@ def bot_play_turn(*, game_id: str, version: int, tail: list[list] | None = None)
         log.info("bot turn %s@%s not played: %s", game_id, version, refused.code)
         return False
     return True
-
-
-def bot_turns_resume(*, older_than: float, expires: float | None = None) -> int:
-    """Queue a turn for every game left waiting on a bot (see `bot_turns_stalled`); returns how many.
-
-    A turn that was only slow gets a second task, which finds the game moved on. `expires` drops the copies
-    that pile up while no worker runs: the next sweep queues a fresh one."""
-    from bots.tasks import play_bot_turn
-
-    stalled = bot_turns_stalled(older_than=older_than)
-    for game_id, version in stalled:
-        play_bot_turn.apply_async((game_id, version), expires=expires)
-    if stalled:
-        log.warning("queued %d stalled bot turns again: %s", len(stalled), stalled[:10])
-    return len(stalled)

@@ -6,19 +6,12 @@ from config.celery import RELIABLE_TASK
 
 
 @shared_task(**RELIABLE_TASK)
-def play_bot_turn(game_id: str, version: int, tail: list | None = None) -> bool:
-    """`tail` (optional: the sweep sends none) saves a warm worker reading back the move it answers."""
+def play_bot_turn(game_id: str, version: int, tail: list | None = None, job: str | None = None) -> bool:
+    """`tail` (optional: a resent job has none) saves a warm worker reading back the move it answers; `job`
+    is the outbox job to mark done once the turn is played or found moot."""
     from bots.services import bot_play_turn
+    from games.outbox import job_done
 
-    return bot_play_turn(game_id=game_id, version=version, tail=tail)
-
-
-@shared_task
-def sweep_stalled_bot_turns(older_than: float | None = None) -> int:
-    """Queue again the bot turns nobody is playing (run by beat every BOT_SWEEP_SECONDS)."""
-    from django.conf import settings
-
-    from bots.services import bot_turns_resume
-
-    return bot_turns_resume(older_than=settings.BOT_STALL_SECONDS if older_than is None else older_than,
-                            expires=10 * settings.BOT_SWEEP_SECONDS)
+    played = bot_play_turn(game_id=game_id, version=version, tail=tail)
+    job_done(job)
+    return played

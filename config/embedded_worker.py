@@ -1,7 +1,7 @@
 """The embedded default's task worker: a Celery worker thread on the in-memory broker.
 
 Used only when CELERY_BROKER_URL is unset, so that one process serves the API and plays bot seats. The beat
-schedule (the sweep of stalled bot turns) runs beside it in a daemon thread.
+schedule (the outbox sweep) runs beside it in a daemon thread.
 """
 
 from __future__ import annotations
@@ -30,11 +30,11 @@ def start_embedded_worker() -> None:
 
 
 def _start_beat(app) -> None:
-    """Celery beat in a daemon thread, and one sweep at once: the in-memory broker starts empty, so a game
-    waiting on a bot now lost its task with the previous process."""
+    """Celery beat in a daemon thread, and one sweep of every job not done at once: the in-memory broker
+    starts empty, so each job handed to the previous process's broker but not done was lost with it."""
     from celery.beat import EmbeddedService
 
-    from bots.tasks import sweep_stalled_bot_turns
+    from games.tasks import sweep_jobs
 
     EmbeddedService(app, thread=True).start()
-    sweep_stalled_bot_turns.delay(older_than=0)
+    sweep_jobs.delay(everything=True)

@@ -112,17 +112,31 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600,
 if CELERY_EMBEDDED_WORKER:
     CELERY_BROKER_TRANSPORT_OPTIONS["polling_interval"] = 0.02  # the in-memory queue is polled
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-# A bot turn whose task was lost (broker restart, a killed worker's message still invisible) is queued again
-# by a periodic sweep: `celery -A config beat` in production, a beat thread inside the embedded default.
-BOT_SWEEP_SECONDS = env.float("BOT_SWEEP_SECONDS", default=30.0)
-BOT_STALL_SECONDS = env.float("BOT_STALL_SECONDS", default=30.0)  # head age (plus the bot's budget) = lost
+# A worker (and beat) outlives a broker outage: it reconnects for as long as it takes, and meanwhile holds
+# no task it cannot acknowledge (acks_late: the message is redelivered, the outbox resends what is lost).
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_BROKER_CONNECTION_TIMEOUT = env.float("CELERY_BROKER_CONNECTION_TIMEOUT", default=4.0)
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    # A half-open connection is noticed (and reopened) within seconds, not at the next TCP timeout.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_timeout": 10, "socket_connect_timeout": 5, "retry_on_timeout": True,
+                                       "health_check_interval": 10, **CELERY_BROKER_TRANSPORT_OPTIONS}
+# The outbox (games.outbox): every job a commit implies is a row written with it; after commit it is handed
+# to the broker, and a periodic sweep (`celery -A config beat` in production, a beat thread inside the
+# embedded default) hands again each job not done within its resend delay: BOT_STALL_SECONDS plus the bot's
+# `budget_ms` for a bot turn, JOB_RESEND_SECONDS for the others, past its due time.
+JOB_SWEEP_SECONDS = env.float("JOB_SWEEP_SECONDS", default=env.float("BOT_SWEEP_SECONDS", default=30.0))
+BOT_STALL_SECONDS = env.float("BOT_STALL_SECONDS", default=30.0)
+JOB_RESEND_SECONDS = env.float("JOB_RESEND_SECONDS", default=30.0)
+JOB_KEEP_SECONDS = env.float("JOB_KEEP_SECONDS", default=24 * 3600.0)  # done jobs are deleted after this
 CELERY_BEAT_SCHEDULER = "celery.beat:Scheduler"  # fixed intervals only: nothing worth a schedule file
 # A game that seats other players waits this long for every one of them to accept, then it is aborted.
 INVITATION_SECONDS = env.int("INVITATION_SECONDS", default=24 * 3600)
 INVITATION_SWEEP_SECONDS = env.float("INVITATION_SWEEP_SECONDS", default=60.0)
 CELERY_BEAT_SCHEDULE = {
-    "sweep-stalled-bot-turns": {"task": "bots.tasks.sweep_stalled_bot_turns", "schedule": BOT_SWEEP_SECONDS,
-                                "options": {"expires": BOT_SWEEP_SECONDS}},
+    "sweep-jobs": {"task": "games.tasks.sweep_jobs", "schedule": JOB_SWEEP_SECONDS,
+                   "options": {"expires": JOB_SWEEP_SECONDS}},
     "expire-invitations": {"task": "games.tasks.expire_invitations", "schedule": INVITATION_SWEEP_SECONDS,
                            "options": {"expires": INVITATION_SWEEP_SECONDS}},
 }

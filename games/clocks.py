@@ -22,8 +22,9 @@ from games.models import ClockPolicy, Game
 log = logging.getLogger(__name__)
 
 
-def clock_expire(*, game_id: str, version: int) -> bool:
-    """Act for the seat whose deadline passed at `version`; True if a move (or the forfeit) was recorded."""
+def clock_expire(*, game_id: str, version: int, job: str | None = None) -> bool | None:
+    """Act for the seat whose deadline passed at `version`; True if a move (or the forfeit) was recorded,
+    None if it came before the deadline (it is then sent again for the deadline, as outbox `job`)."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.status != Game.Status.ACTIVE or game.version != version or not game.turn_seconds:
         return False
@@ -33,9 +34,12 @@ def clock_expire(*, game_id: str, version: int) -> bool:
                      key=lambda seat: (seat.deadline, seat.index))
     if not expired:
         if running:  # delivered early (clock skew between machines): look again at the deadline
-            from games.tasks import queue_turn_expiry
+            from games import outbox
+            from games.tasks import turn_expiry_job
 
-            queue_turn_expiry(game_id=str(game.id), version=version, eta=min(seat.deadline for seat in running))
+            work = turn_expiry_job(game_id=str(game.id), version=version, eta=min(s.deadline for s in running))
+            outbox.dispatch([outbox.Work(work.task, work.args, job or work.key, due_at=work.due_at)])
+            return None
         return False
     seat = expired[0].index
     try:

@@ -177,6 +177,32 @@ class Notification(models.Model):
         ]
 
 
+class Job(models.Model):
+    """A task that a commit implies (a bot turn, a clock check, a rating, a tournament advance), written in the
+    same transaction as the events that imply it: the transactional outbox (`games.outbox`). A commit's jobs
+    are handed to the broker after it; the periodic sweep hands again any not done by `resend_at`, so a broker
+    outage or a killed worker delays a job but never loses it. `key` names the work (`bot:<game>:<version>`),
+    so the same work is recorded once and a task that runs twice does it once."""
+
+    key = models.CharField(max_length=120, unique=True)
+    task = models.CharField(max_length=120)
+    args = models.JSONField(default=list)
+    due_at = models.DateTimeField()  # not to run before (the broker's eta)
+    resend_at = models.DateTimeField()  # handed again by the sweep if not done by then
+    done_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=1)  # times handed to the broker
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["resend_at"], condition=models.Q(done_at__isnull=True), name="job_pending"),
+            models.Index(fields=["done_at"], condition=models.Q(done_at__isnull=False), name="job_done"),
+        ]
+
+    def __str__(self) -> str:
+        return self.key
+
+
 # Tournaments and ratings live in their own module of this app.
 from games.tournaments.models import (  # noqa: E402, F401
     Entrant,

@@ -1,6 +1,6 @@
 """Writes: the only code that appends events. Each write is one transaction that checks, decides, moves the
-head with an optimistic check (conditional on the version it read) and appends, then queues a bot turn
-after commit."""
+head with an optimistic check (conditional on the version it read) and appends, and records the
+jobs it implies (`games.outbox`), handed to the broker after commit."""
 
 from __future__ import annotations
 
@@ -20,8 +20,8 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
-from bots.policies import bot_options_reason, unknown_bot_reason
-from games import broadcast, notifications, selectors
+from bots.policies import bot_budget_seconds, bot_options_reason, unknown_bot_reason
+from games import broadcast, notifications, outbox, selectors
 from games.engine import registry
 from games.engine.chance import Chance, check_decks, new_seed, seed_commitment
 from games.engine.forfeit import forfeit_result
@@ -434,30 +434,44 @@ def _move_head_and_insert_postgres(game: Game, expected: int, rows: list[Event],
 def _after_append(game: Game, result: dict | None, to_act: list[int], seats: list[Seat], *,
                   previous_to_act: list[int] | None = None, started: bool = False,
                   tail: list[list] | None = None) -> None:
-    """What a new head sets in motion once it commits, in the order the hooks run: the next bot turn (first:
-    it is on the critical path of a bot's reply; it carries `tail`, the rows just appended, so that a worker
-    holding the position before them need not read them back), the wake-up of the game's live streams, the
-    players' notifications, the rating and tournament tasks, the turn clock."""
-    if result is None and any(seat.bot and seat.index in to_act for seat in seats):
-        _queue_bot_turn(game, tail)
+    """What a new head sets in motion. The jobs it implies (the next bot turn, the rating and tournament
+    tasks, the turn clock) are recorded in this transaction by one INSERT (`games.outbox`) and handed to the
+    broker once it commits, the bot turn first (it is on the critical path of a bot's reply; it carries
+    `tail`, the rows just appended, so that a worker holding the position before them need not read them
+    back); then the wake-up of the game's live streams and the players' notifications."""
+    jobs: list[outbox.Work] = []
+    if result is None and (bot := _bot_job(game, to_act, seats, tail)) is not None:
+        jobs.append(bot)
+    if result is not None:
+        jobs += _finished_jobs(game)
+    if result is None and game.turn_seconds:
+        jobs += _clock_jobs(game, seats)
+    outbox.schedule(jobs)
     transaction.on_commit(partial(broadcast.publish, broadcast.game_channel(game.id), game.version), robust=True)
     _notify_seats(game, result, to_act, seats, previous_to_act or [], started)
-    if result is not None:
-        _queue_game_finished(game)
-    if result is None and game.turn_seconds:
-        _queue_turn_expiry(game, seats)
 
 
-def _queue_game_finished(game: Game) -> None:
-    """A finished game may be rated and may end a tournament round: idempotent tasks, queued on commit."""
-    from games.tournaments.tasks import advance_tournament, rate_game
+def _bot_job(game: Game, to_act: list[int], seats: list[Seat], tail: list[list] | None) -> outbox.Work | None:
+    """The bot turn, if a bot seat is to act: taken for lost BOT_STALL_SECONDS plus that bot's budget after."""
+    acting = [seat for seat in seats if seat.bot and seat.index in to_act]
+    if not acting:
+        return None
+    budget = max(bot_budget_seconds(seat.bot_options) for seat in acting)
+    return outbox.Work("bots.tasks.play_bot_turn", [str(game.id), game.version], f"bot:{game.id}:{game.version}",
+                       resend_after=settings.BOT_STALL_SECONDS + budget, extra={"tail": tail})
 
+
+def _finished_jobs(game: Game) -> list[outbox.Work]:
+    """A finished game may be rated and may end a tournament round: idempotent tasks."""
+    jobs = []
     if game.rated:
-        rate_game.delay_on_commit(str(game.id))
+        jobs.append(outbox.Work("games.tournaments.tasks.rate_game", [str(game.id)], f"rate:{game.id}"))
     tournament_id = (TournamentTable.objects.filter(game=game)
                      .values_list("round__tournament_id", flat=True).first())
     if tournament_id is not None:
-        advance_tournament.delay_on_commit(str(tournament_id))
+        jobs.append(outbox.Work("games.tournaments.tasks.advance_tournament", [str(tournament_id)],
+                                f"advance:{tournament_id}:{game.id}"))
+    return jobs
 
 
 def _set_deadlines(game: Game, seats: list[Seat], previous_to_act: list[int], to_act: list[int],
@@ -498,18 +512,12 @@ def _notify_seats(game: Game, result: dict | None, to_act: list[int], seats: lis
     notifications.notify_each(items)
 
 
-def _queue_turn_expiry(game: Game, seats: list[Seat]) -> None:
-    from games.tasks import queue_turn_expiry
+def _clock_jobs(game: Game, seats: list[Seat]) -> list[outbox.Work]:
+    """The clock check of this head, due at its earliest deadline."""
+    from games.tasks import turn_expiry_job
 
     deadlines = [seat.deadline for seat in seats if seat.deadline is not None]
-    if deadlines:
-        queue_turn_expiry(game_id=str(game.id), version=game.version, eta=min(deadlines))
-
-
-def _queue_bot_turn(game: Game, tail: list[list] | None = None) -> None:
-    from bots.tasks import play_bot_turn
-
-    play_bot_turn.delay_on_commit(str(game.id), game.version, tail)
+    return [turn_expiry_job(game_id=str(game.id), version=game.version, eta=min(deadlines))] if deadlines else []
 
 
 # -- idempotency -------------------------------------------------------------------------------------

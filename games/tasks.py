@@ -1,4 +1,5 @@
-"""Celery interface onto the turn clock: load ids, call the service. Safe to deliver twice or early."""
+"""Celery interface onto the turn clock and the outbox: load ids, call the service. Safe to deliver twice or
+early."""
 
 from __future__ import annotations
 
@@ -10,10 +11,14 @@ from config.celery import RELIABLE_TASK
 
 
 @shared_task(**RELIABLE_TASK)
-def expire_turn(game_id: str, version: int) -> bool:
+def expire_turn(game_id: str, version: int, job: str | None = None) -> bool:
     from games.clocks import clock_expire
+    from games.outbox import job_done
 
-    return clock_expire(game_id=game_id, version=version)
+    acted = clock_expire(game_id=game_id, version=version, job=job)
+    if acted is not None:  # None: delivered before the deadline, sent again for it
+        job_done(job)
+    return bool(acted)
 
 
 @shared_task(**RELIABLE_TASK)
@@ -24,6 +29,16 @@ def expire_invitations() -> int:
     return game_expire_invitations()
 
 
-def queue_turn_expiry(*, game_id: str, version: int, eta: datetime) -> None:
-    """Check the clock of `game_id` at `version` when `eta` comes, once the current transaction commits."""
-    expire_turn.apply_async_on_commit((game_id, version), eta=eta)
+@shared_task
+def sweep_jobs(everything: bool = False) -> int:
+    """Hand again the outbox jobs not done in time (run by beat every JOB_SWEEP_SECONDS)."""
+    from games.outbox import jobs_resend
+
+    return jobs_resend(everything=everything)
+
+
+def turn_expiry_job(*, game_id: str, version: int, eta: datetime):
+    """The outbox job that checks the clock of `game_id` at `version` when `eta` comes."""
+    from games.outbox import Work
+
+    return Work("games.tasks.expire_turn", [game_id, version], f"clock:{game_id}:{version}", due_at=eta)

@@ -72,6 +72,12 @@ def bot_options_reason(name: str, options: Mapping[str, Any]) -> str | None:
     return None
 
 
+def bot_budget_seconds(options: Mapping[str, Any]) -> float:
+    """The thinking time a bot seat's options allow it (`budget_ms`), in seconds; 0 if it has none."""
+    budget = options.get("budget_ms", 0) if options else 0
+    return budget / 1000 if isinstance(budget, int | float) and not isinstance(budget, bool) else 0.0
+
+
 def options_described(bot: Bot) -> dict[str, JSON]:
     """Each option's type, default and bounds, with the games whose default differs (for `GET /bots/`)."""
     described = {}

@@ -107,12 +107,14 @@ def test_a_finished_game_has_no_bot_turn_even_from_a_warm_worker(ann, cold_worke
 
 def _human_move_handing_over(ann, game_id: str, monkeypatch) -> tuple[int, list]:
     """The human moves until the bot is to act; (version, the tail the move's write queued with the bot turn)."""
-    from bots.tasks import play_bot_turn
+    from games import outbox
 
-    queued: list[tuple] = []
-    monkeypatch.setattr(play_bot_turn, "delay_on_commit", lambda *args: queued.append(args))
+    queued: list[outbox.Work] = []
+    schedule = outbox.schedule
+    monkeypatch.setattr(outbox, "schedule", lambda works: (queued.extend(works), schedule(works)))
     version = _human_hands_the_turn_to_the_bot(ann, game_id)
-    game_id_sent, version_sent, tail = queued[-1]
+    turn = [work for work in queued if work.task == "bots.tasks.play_bot_turn"][-1]
+    (game_id_sent, version_sent), tail = turn.args, turn.extra["tail"]
     assert (game_id_sent, version_sent) == (game_id, version)
     return version, tail
 

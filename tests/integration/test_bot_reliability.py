@@ -4,7 +4,7 @@ game goes on to its end. Real Celery workers on Redis, sharing the PostgreSQL te
 What Redis does with the killed worker's message decides who replays the turn:
 - a prefork pool process killed: its parent sees the loss and requeues the message (`reject_on_worker_lost`);
 - the whole worker killed: the message waits in Redis's `unacked` set for `visibility_timeout` seconds, then
-  any worker restores it; until then the beat sweep (`sweep_stalled_bot_turns`) queues the turn again.
+  any worker restores it; until then the outbox sweep (`games.tasks.sweep_jobs`) hands the turn's job again.
 """
 
 from __future__ import annotations
@@ -166,7 +166,7 @@ def test_the_sweep_resumes_a_turn_whose_message_is_still_invisible(workers, brok
     first = workers()
     game, version, killed = _kill_mid_turn(workers.marker)
     assert first.wait(timeout=10) == -signal.SIGKILL
-    second = workers("-B", BOT_SWEEP_SECONDS="0.5", BOT_STALL_SECONDS="0.5")
+    second = workers("-B", JOB_SWEEP_SECONDS="0.5", BOT_STALL_SECONDS="0.5")
     _assert_played_once(game, version, killed, workers.marker)
     finished_at = game.version
     second.send_signal(signal.SIGTERM)

@@ -69,7 +69,7 @@ def test_an_expired_clock_plays_exactly_one_move_once(ann, bob, policy):
                        clock_policy=policy)
     model = Game.objects.get(pk=game["id"])
     version, seat = model.version, model.to_act[0]
-    assert clock_expire(game_id=game["id"], version=version) is False  # not yet due: nothing happens
+    assert clock_expire(game_id=game["id"], version=version) is None  # not yet due: checked again then
     assert Game.objects.get(pk=game["id"]).version == version
     _expire_now(game["id"])
     assert clock_expire(game_id=game["id"], version=version) is True

@@ -9,10 +9,11 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
+from django.utils import timezone
 
 from bots.services import bot_play_turn
 from games.engine import registry
-from games.models import Event, Game, RatingChange, Round, Tournament, TournamentTable
+from games.models import Event, Game, Job, RatingChange, Round, Tournament, TournamentTable
 from games.tournaments import services, tasks
 from games.tournaments.selectors import tournament_standings
 from tests.conftest import create_game, play_randomly
@@ -20,13 +21,29 @@ from tests.conftest import create_game, play_randomly
 pytestmark = pytest.mark.django_db
 
 
+class Queued:
+    """The rating and advance jobs that finished games recorded in the outbox and that are not done yet, as
+    (task name, argument): what `_after_append` queues."""
+
+    NAMES = {"games.tournaments.tasks.advance_tournament": "advance", "games.tournaments.tasks.rate_game": "rate"}
+
+    def _pending(self):
+        return Job.objects.filter(task__in=self.NAMES, done_at__isnull=True)
+
+    def __iter__(self):
+        rows = self._pending().order_by("created_at", "id").values_list("task", "args")
+        return iter([(self.NAMES[task], args[0]) for task, args in rows])
+
+    def __eq__(self, other: object) -> bool:
+        return list(self) == other
+
+    def clear(self) -> None:
+        self._pending().update(done_at=timezone.now())
+
+
 @pytest.fixture
-def queued(monkeypatch):
-    """What `_after_append` queues on commit: (task name, argument)."""
-    calls = []
-    monkeypatch.setattr(tasks.advance_tournament, "delay_on_commit", lambda tid: calls.append(("advance", tid)))
-    monkeypatch.setattr(tasks.rate_game, "delay_on_commit", lambda gid: calls.append(("rate", gid)))
-    return calls
+def queued():
+    return Queued()
 
 
 def bot_tournament(fmt: str, bots: int, kind: str = "spite-and-malice", **extra) -> Tournament:
