@@ -1,8 +1,10 @@
-"""One exception handler: every error is JSON `{"code", "detail"}` with a fitting 4xx status."""
+"""One exception handler: every error is JSON `{"code", "detail"}` with a fitting 4xx status, or 503
+`database_unavailable` while the database cannot be reached (the request changed nothing; retry later)."""
 
 from __future__ import annotations
 
 from django.core.exceptions import RequestDataTooBig
+from django.db import InterfaceError, OperationalError
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -28,6 +30,9 @@ def error_body(code: str, detail: str, **extra) -> dict:
 
 
 def exception_handler(exc, context):
+    if isinstance(exc, OperationalError | InterfaceError):  # connection refused, dropped or closed
+        return Response(error_body("database_unavailable", "the database cannot be reached; try again shortly"),
+                        status=status.HTTP_503_SERVICE_UNAVAILABLE, headers={"Retry-After": "2"})
     if isinstance(exc, ApplicationError):
         return Response(error_body(exc.code, exc.detail, **exc.extra), status=exc.status)
     if isinstance(exc, RequestDataTooBig):
