@@ -22,9 +22,19 @@ def test_simulate_prints_results_and_rates():
     assert "games/s" in text and "actions/s" in text and "endings" in text
 
 
-def test_compose_file_has_the_five_services():
+def test_compose_file_has_the_five_services_and_a_migrate_step():
     compose = yaml.safe_load((ROOT / "docker" / "compose.yaml").read_text())
-    assert set(compose["services"]) == {"web", "worker", "beat", "db", "redis"}
+    services = compose["services"]
+    assert set(services) >= {"web", "worker", "beat", "db", "redis", "migrate"}
+    assert "migrate" in services["migrate"]["command"]
+    for name in ("web", "worker", "beat"):  # started once the schema is migrated, restarted if they die
+        assert services[name]["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
+        assert services[name]["restart"] == "unless-stopped"
+    for name in ("web", "db", "redis"):
+        assert services[name]["healthcheck"]["test"]
+    assert "/healthz" in " ".join(services["web"]["healthcheck"]["test"])
+    ignored = (ROOT / ".dockerignore").read_text().split()
+    assert {".venv", ".git", "*.sqlite3"} <= set(ignored)
     assert "celery" in compose["services"]["worker"]["command"]
     assert compose["services"]["beat"]["command"].startswith("celery -A config beat")
     assert (ROOT / "docker" / "Dockerfile").read_text().startswith("FROM python:3.11")
