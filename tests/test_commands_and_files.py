@@ -55,5 +55,6 @@ def test_docker_compose_config_accepts_the_compose_file():
                           text=True, env={"PATH": os.environ["PATH"], "SECRET_KEY": "x"})
     assert done.returncode == 0, done.stderr
     resolved = yaml.safe_load(done.stdout)
-    assert set(resolved["services"]) == {"web", "worker", "beat", "db", "redis"}
+    assert set(resolved["services"]) >= {"web", "worker", "beat", "db", "redis", "migrate"}
     assert resolved["services"]["web"]["environment"]["SECRET_KEY"] == "x"
+    assert resolved["services"]["worker"]["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
