@@ -71,9 +71,9 @@ def dispatch(works: list[Work], *, expires: float | None = None) -> int:
         try:
             _task(work.task).apply_async(work.args, {**work.extra, "job": work.key}, eta=eta, expires=expires,
                                              retry_policy=_PUBLISH_RETRY)
-        except Exception:  # noqa: BLE001 - any broker error: the job waits in the outbox
-            log.warning("could not hand %d job(s) to the broker (first %s); the sweep will resend them",
-                        len(works) - sent, work.key, exc_info=True)
+        except Exception as error:  # noqa: BLE001 - any broker error: the job waits in the outbox
+            log.warning("could not hand %d job(s) to the broker (first %s: %r); the sweep will resend them",
+                        len(works) - sent, work.key, error)
             return sent
     return len(works)
 
