@@ -32,7 +32,6 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
-    "pgtrigger",
     "games",
 ]
 
