@@ -2,7 +2,7 @@
 
 The log is the truth. `Game.version/status/to_act/result` are a head row kept in step with the log in
 the same transaction (for listing and optimistic checks); deleting every snapshot changes no answer.
-In PostgreSQL, triggers (migration 0004_append_only_guards) keep the log append-only for every role and
+In PostgreSQL, triggers (migration 0005_append_only_guards) keep the log append-only for every role and
 refuse to rewrite what a game was created with (seed, decks, kind, options...), to lower its version or to
 reopen it; `docker/postgres/roles.sql` gives the application a role without UPDATE/DELETE on the log.
 """
@@ -105,7 +105,7 @@ class Seat(models.Model):
 
 class Event(models.Model):
     """One fact of one game. Rows are never updated or deleted: besides `save`/`delete` here, PostgreSQL
-    triggers refuse it to every role, and TRUNCATE to all but the owner (migration 0004_append_only_guards)."""
+    triggers refuse it to every role, and TRUNCATE to all but the owner (migration 0005_append_only_guards)."""
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events", db_index=False)
     seq = models.PositiveIntegerField()

@@ -103,7 +103,7 @@ class Migration(migrations.Migration):
             },
         ),
         # The append-only trigger first declared here (django-pgtrigger, whose session setting
-        # pgtrigger.ignore switched it off) is now plain SQL: see 0004_append_only_guards.
+        # pgtrigger.ignore switched it off) is now plain SQL: see 0005_append_only_guards.
         migrations.AddConstraint(
             model_name='idempotencyrecord',
             constraint=models.UniqueConstraint(fields=('player', 'key'), name='idempotency_unique'),

@@ -211,7 +211,7 @@ def test_players_games_tournaments_and_ratings_work_under_the_app_role(roles, ma
 # -- the migration ----------------------------------------------------------------------------------------
 def test_the_migration_replaces_the_pgtrigger_triggers_and_takes_back_write_privileges_on_the_log(roles):
     """As on a database migrated before: django-pgtrigger's objects, and a role granted everything on the log."""
-    migration = importlib.import_module("games.migrations.0004_append_only_guards")
+    migration = importlib.import_module("games.migrations.0005_append_only_guards")
     with connection.cursor() as cursor:
         cursor.execute(migration.BACKWARD)
         cursor.execute("""

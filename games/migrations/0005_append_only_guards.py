@@ -58,7 +58,8 @@ BEGIN
     IF NEW.version < OLD.version THEN
         RAISE EXCEPTION 'games_game.version never decreases (game %: % to %)', OLD.id, OLD.version, NEW.version;
     END IF;
-    IF OLD.status <> 'active' AND (NEW.status IS DISTINCT FROM OLD.status OR NEW.result IS DISTINCT FROM OLD.result)
+    IF OLD.status IN ('finished', 'aborted')
+       AND (NEW.status IS DISTINCT FROM OLD.status OR NEW.result IS DISTINCT FROM OLD.result)
     THEN
         RAISE EXCEPTION 'a % game keeps its status and result (game %)', OLD.status, OLD.id;
     END IF;
@@ -148,7 +149,7 @@ def _on_postgresql(sql: str):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0003_tournaments_and_ratings'),
+        ('games', '0004_consent_and_chosen_seeds'),
     ]
 
     operations = [
