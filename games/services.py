@@ -17,6 +17,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
@@ -112,6 +113,7 @@ def game_create(*, creator: Player | None, kind: str, seats: list[dict], options
     `turn_seconds` starts a turn clock for player seats, `clock_policy` says what happens when it runs out.
     `rated` (default: every seat a distinct player) updates ratings when it ends; `sealed` keeps its log
     private after the end until `game_unseal` (duplicate tables sharing a deal)."""
+    _check_active_game_quota(creator)
     clock_policy = _check_clock(turn_seconds, clock_policy)
     try:
         engine = registry.get(kind)
@@ -150,6 +152,20 @@ def game_create(*, creator: Player | None, kind: str, seats: list[dict], options
     )
     _append(game, Position(None, 0, 0), [_created_event(game, specs), *events], position, seats)
     return game
+
+
+def _check_active_game_quota(creator: Player | None) -> None:
+    """A player creates a game only while fewer than MAX_ACTIVE_GAMES_PER_PLAYER active games were created by
+    them or seat them. Their row is locked first, so parallel creations are counted one after the other."""
+    if creator is None:
+        return
+    limit = settings.MAX_ACTIVE_GAMES_PER_PLAYER
+    list(Player.objects.select_for_update().filter(pk=creator.pk).values_list("pk"))
+    active = (Game.objects.filter(status=Game.Status.ACTIVE)
+              .filter(Q(created_by=creator) | Q(seats__player=creator)).distinct().count())
+    if active >= limit:
+        raise Conflict("too_many_active_games", f"you have {active} active games (at most {limit}): finish one "
+                                                "before creating another", limit=limit)
 
 
 def _check_rated(rated: bool | None, specs: list[SeatSpec]) -> bool:
@@ -325,7 +341,7 @@ def _after_append(game: Game, result: dict | None, to_act: list[int], seats: lis
     holding the position before them need not read them back), the wake-up of the game's live streams, the
     players' notifications, the rating and tournament tasks, the turn clock."""
     if result is None and any(seat.bot and seat.index in to_act for seat in seats):
-        _queue_bot_turn(game, tail)
+        _queue_bot_turn(game, seats, to_act, tail)
     transaction.on_commit(partial(broadcast.publish, broadcast.game_channel(game.id), game.version), robust=True)
     _notify_seats(game, result, to_act, seats, previous_to_act or [], started)
     if result is not None:
@@ -392,10 +408,12 @@ def _queue_turn_expiry(game: Game, seats: list[Seat]) -> None:
         queue_turn_expiry(game_id=str(game.id), version=game.version, eta=min(deadlines))
 
 
-def _queue_bot_turn(game: Game, tail: list[list] | None = None) -> None:
-    from bots.tasks import play_bot_turn
+def _queue_bot_turn(game: Game, seats: list[Seat], to_act: list[int], tail: list[list] | None = None) -> None:
+    """The turn of the first bot to act (the one a worker plays), on that bot's queue (see bots.tasks)."""
+    from bots.tasks import queue_bot_turn
 
-    play_bot_turn.delay_on_commit(str(game.id), game.version, tail)
+    bot = min((seat for seat in seats if seat.bot and seat.index in to_act), key=lambda seat: seat.index).bot
+    queue_bot_turn(game_id=str(game.id), version=game.version, bot=bot, tail=tail)
 
 
 # -- idempotency -------------------------------------------------------------------------------------

@@ -22,10 +22,12 @@ def test_simulate_prints_results_and_rates():
     assert "games/s" in text and "actions/s" in text and "endings" in text
 
 
-def test_compose_file_has_the_five_services():
+def test_compose_file_has_the_six_services():
     compose = yaml.safe_load((ROOT / "docker" / "compose.yaml").read_text())
-    assert set(compose["services"]) == {"web", "worker", "beat", "db", "redis"}
-    assert "celery" in compose["services"]["worker"]["command"]
+    assert set(compose["services"]) == {"web", "worker", "worker-search", "beat", "db", "redis"}
+    assert "-Q celery " in compose["services"]["worker"]["command"]  # a worker per queue (bots.tasks)
+    assert "-Q bots.search " in compose["services"]["worker-search"]["command"]
+    assert compose["x-app"]["environment"]["CACHE_URL"].startswith("redis://")  # throttles shared by web processes
     assert compose["services"]["beat"]["command"].startswith("celery -A config beat")
     assert (ROOT / "docker" / "Dockerfile").read_text().startswith("FROM python:3.11")
 
@@ -45,5 +47,5 @@ def test_docker_compose_config_accepts_the_compose_file():
                           text=True, env={"PATH": os.environ["PATH"], "SECRET_KEY": "x"})
     assert done.returncode == 0, done.stderr
     resolved = yaml.safe_load(done.stdout)
-    assert set(resolved["services"]) == {"web", "worker", "beat", "db", "redis"}
+    assert set(resolved["services"]) == {"web", "worker", "worker-search", "beat", "db", "redis"}
     assert resolved["services"]["web"]["environment"]["SECRET_KEY"] == "x"
