@@ -41,7 +41,8 @@ def exception_handler(exc, context):
     response = drf_exception_handler(exc, context)
     if response is not None:
         code = next((c for cls, c in _CODES.items() if isinstance(exc, cls)), "error")
-        response.data = error_body(code, str(getattr(exc, "detail", exc)))
+        extra = {"retry_after": exc.wait} if isinstance(exc, exceptions.Throttled) and exc.wait is not None else {}
+        response.data = error_body(code, str(getattr(exc, "detail", exc)), **extra)
     return response
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import django_filters
+from django.conf import settings
 from django.db import transaction
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -13,8 +14,9 @@ from rest_framework.views import APIView
 
 from api.base import GameEndpoint, caller, int_param
 from api.serializers import ActionField, EventOutputSerializer, GameSummarySerializer
+from api.throttles import ActionThrottle, GameCreateThrottle
 from games import selectors, services
-from games.exceptions import Conflict, NotFound
+from games.exceptions import Conflict, NotFound, Unprocessable
 from games.models import ClockPolicy, Game
 
 IDEMPOTENCY = OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
@@ -45,6 +47,16 @@ def idempotent(request, make_response):
     return Response(record.body, status=record.status_code, headers={"Idempotent-Replayed": "true"})
 
 
+def check_bot_budgets(seats: list[dict]) -> None:
+    """A bot's thinking time per move is this server's to bound (MAX_BOT_BUDGET_MS): each move of it holds a
+    worker that long."""
+    limit = settings.MAX_BOT_BUDGET_MS
+    for index, seat in enumerate(seats):
+        if seat.get("budget_ms", 0) > limit:
+            raise Unprocessable("bot_budget_too_large", f"seats[{index}]: budget_ms may be at most {limit} on "
+                                                        "this server", limit=limit)
+
+
 class GameFilter(django_filters.FilterSet):
     kind = django_filters.CharFilter()
     status = django_filters.ChoiceFilter(choices=Game.Status.choices)
@@ -56,6 +68,8 @@ class GameFilter(django_filters.FilterSet):
 
 
 class GameListCreateApi(APIView):
+    throttle_classes = [GameCreateThrottle]
+
     class GameListCreateInputSerializer(serializers.Serializer):
         class SeatSerializer(serializers.Serializer):
             player = serializers.IntegerField(required=False, min_value=1)
@@ -101,6 +115,7 @@ class GameListCreateApi(APIView):
     def post(self, request):
         data = self.GameListCreateInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
+        check_bot_budgets(data.validated_data["seats"])
 
         def create():
             player = caller(request)
@@ -161,6 +176,7 @@ class GameStateApi(GameEndpoint):
 
 class GameActionApi(APIView):
     permission_classes = [IsAuthenticated]
+    throttle_classes = [ActionThrottle]
 
     class GameActionInputSerializer(serializers.Serializer):
         action = ActionField()

@@ -5,11 +5,13 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from api.throttles import RegisterThrottle
 from games.services import player_create
 
 
 class PlayerCreateApi(APIView):
     authentication_classes: list = []
+    throttle_classes = [RegisterThrottle]
 
     class PlayerCreateInputSerializer(serializers.Serializer):
         name = serializers.CharField(max_length=40)

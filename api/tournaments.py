@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.base import caller, int_param
+from api.throttles import TournamentCreateThrottle
 from games.tournaments import selectors, services
 from games.tournaments.models import Tournament
 
@@ -59,6 +60,8 @@ def _tournament_body(tournament: Tournament) -> dict:
 
 
 class TournamentListCreateApi(APIView):
+    throttle_classes = [TournamentCreateThrottle]
+
     class TournamentCreateInputSerializer(serializers.Serializer):
         name = serializers.CharField(required=False, max_length=80)
         kind = serializers.CharField(max_length=32)

@@ -77,3 +77,11 @@ def bot_turns_stalled(*, older_than: float, now: datetime | None = None, limit: 
 def _budget_seconds(options: dict) -> float:
     budget = options.get("budget_ms", 0)
     return budget / 1000 if isinstance(budget, int | float) and not isinstance(budget, bool) else 0.0
+
+
+def games_with_bots(*, game_ids: list[str], bots: list[str]) -> dict[str, str]:
+    """Of `game_ids`, those with a seat played by one of `bots`: game id -> that bot (one query, none if empty)."""
+    if not game_ids or not bots:
+        return {}
+    rows = Seat.objects.filter(game_id__in=game_ids, bot__in=bots).values_list("game_id", "bot")
+    return {str(game_id): bot for game_id, bot in rows}

@@ -5,8 +5,10 @@ from __future__ import annotations
 import logging
 import random
 
+from django.conf import settings
+
 from bots import policies
-from bots.selectors import bot_turn, bot_turns_stalled
+from bots.selectors import bot_turn, bot_turns_stalled, games_with_bots
 from games import selectors, services
 from games.exceptions import ApplicationError
 
@@ -27,7 +29,7 @@ def bot_play_turn(*, game_id: str, version: int, tail: list[list] | None = None)
         return False
     seat = acting[0]
     rng = random.Random(f"{game.id}:{version}:{seat}")
-    action = policies.choose(bots[seat].bot, engine, position.state, seat, rng, bots[seat].bot_options)
+    action = policies.choose(bots[seat].bot, engine, position.state, seat, rng, _capped(bots[seat].bot_options))
     try:
         services.game_apply_seat_action(game=game, seat=seat, action=action, expected_version=version, seats=seats)
     except ApplicationError as refused:
@@ -37,16 +39,28 @@ def bot_play_turn(*, game_id: str, version: int, tail: list[list] | None = None)
     return True
 
 
+def _capped(options: dict) -> dict:
+    """The seat's options with `budget_ms` cut to MAX_BOT_BUDGET_MS: a game created before the limit was
+    lowered does not hold a worker longer than the server now allows."""
+    budget = options.get("budget_ms")
+    if isinstance(budget, int) and budget > settings.MAX_BOT_BUDGET_MS:
+        return {**options, "budget_ms": settings.MAX_BOT_BUDGET_MS}
+    return options
+
+
 def bot_turns_resume(*, older_than: float, expires: float | None = None) -> int:
     """Queue a turn for every game left waiting on a bot (see `bot_turns_stalled`); returns how many.
 
     A turn that was only slow gets a second task, which finds the game moved on. `expires` drops the copies
     that pile up while no worker runs: the next sweep queues a fresh one."""
-    from bots.tasks import play_bot_turn
+    from bots.tasks import bot_turn_queue, clock_bound_bots, play_bot_turn
 
     stalled = bot_turns_stalled(older_than=older_than)
+    clocked = games_with_bots(game_ids=[game_id for game_id, _ in stalled], bots=clock_bound_bots())
     for game_id, version in stalled:
-        play_bot_turn.apply_async((game_id, version), expires=expires)
+        # The search queue for a game with a clock-bound bot at all: a rare resumed turn may wait there.
+        queue = bot_turn_queue(clocked.get(game_id, ""))
+        play_bot_turn.apply_async((game_id, version), expires=expires, queue=queue)
     if stalled:
         log.warning("queued %d stalled bot turns again: %s", len(stalled), stalled[:10])
     return len(stalled)

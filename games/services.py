@@ -17,6 +17,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
@@ -112,6 +113,7 @@ def game_create(*, creator: Player, kind: str, seats: list[dict], options: dict 
     invited, and nothing is dealt until each has accepted (`game_accept`). A chosen `seed` or `decks` would
     let the creator know the others' cards, so they are refused unless no other person is seated, and such a
     game is never rated."""
+    _check_active_game_quota(creator)
     invited = {s["player"] for s in seats if "player" in s and s["player"] != creator.id}
     chosen = seed is not None or bool(decks)
     if chosen and invited:
@@ -188,6 +190,21 @@ def _deal(game: Game, seats: list[Seat]) -> None:
             raise Unprocessable("invalid_decks", f"decks[{n}] is not a permutation of the {len(event.data['cards'])} "
                                                  f"cards that shuffle {n} ({event.data['purpose']}) covers")
     _append(game, Position(None, 0, 0), [_created_event(game, seats), *events], position, seats)
+
+
+def _check_active_game_quota(creator: Player) -> None:
+    """A player creates a game only while fewer than MAX_ACTIVE_GAMES_PER_PLAYER games are open for them: the
+    pending and active games they created, and the active games they play in. Invitations they have not
+    accepted do not count, so nobody can fill another player's quota. Their row is locked first, so parallel
+    creations are counted one after the other."""
+    limit = settings.MAX_ACTIVE_GAMES_PER_PLAYER
+    list(Player.objects.select_for_update().filter(pk=creator.pk).values_list("pk"))
+    open_statuses = (Game.Status.PENDING, Game.Status.ACTIVE)
+    active = (Game.objects.filter(Q(created_by=creator, status__in=open_statuses)
+                                  | Q(seats__player=creator, status=Game.Status.ACTIVE)).distinct().count())
+    if active >= limit:
+        raise Conflict("too_many_active_games", f"you have {active} active games (at most {limit}): finish one "
+                                                "before creating another", limit=limit)
 
 
 def _check_rated(rated: bool | None, specs: list[SeatSpec]) -> bool:
@@ -439,7 +456,7 @@ def _after_append(game: Game, result: dict | None, to_act: list[int], seats: lis
     holding the position before them need not read them back), the wake-up of the game's live streams, the
     players' notifications, the rating and tournament tasks, the turn clock."""
     if result is None and any(seat.bot and seat.index in to_act for seat in seats):
-        _queue_bot_turn(game, tail)
+        _queue_bot_turn(game, seats, to_act, tail)
     transaction.on_commit(partial(broadcast.publish, broadcast.game_channel(game.id), game.version), robust=True)
     _notify_seats(game, result, to_act, seats, previous_to_act or [], started)
     if result is not None:
@@ -506,10 +523,12 @@ def _queue_turn_expiry(game: Game, seats: list[Seat]) -> None:
         queue_turn_expiry(game_id=str(game.id), version=game.version, eta=min(deadlines))
 
 
-def _queue_bot_turn(game: Game, tail: list[list] | None = None) -> None:
-    from bots.tasks import play_bot_turn
+def _queue_bot_turn(game: Game, seats: list[Seat], to_act: list[int], tail: list[list] | None = None) -> None:
+    """The turn of the first bot to act (the one a worker plays), on that bot's queue (see bots.tasks)."""
+    from bots.tasks import queue_bot_turn
 
-    play_bot_turn.delay_on_commit(str(game.id), game.version, tail)
+    bot = min((seat for seat in seats if seat.bot and seat.index in to_act), key=lambda seat: seat.index).bot
+    queue_bot_turn(game_id=str(game.id), version=game.version, bot=bot, tail=tail)
 
 
 # -- idempotency -------------------------------------------------------------------------------------

@@ -22,17 +22,19 @@ def test_simulate_prints_results_and_rates():
     assert "games/s" in text and "actions/s" in text and "endings" in text
 
 
-def test_compose_file_has_the_services_and_the_least_privileged_roles():
+def test_compose_file_has_the_services_queues_and_the_least_privileged_roles():
     compose = yaml.safe_load((ROOT / "docker" / "compose.yaml").read_text())
     services = compose["services"]
-    assert set(services) == {"migrate", "web", "worker", "beat", "db", "redis"}
+    assert set(services) == {"migrate", "web", "worker", "worker-search", "beat", "db", "redis"}
     assert services["migrate"]["environment"]["DATABASE_URL"].startswith("postgres://tavolo_owner:")
-    for name in ("web", "worker", "beat"):  # the application never connects as the owner
+    for name in ("web", "worker", "worker-search", "beat"):  # the application never connects as the owner
         assert services[name]["environment"]["DATABASE_URL"].startswith("postgres://tavolo_app:")
         assert services[name]["depends_on"]["migrate"] == {"condition": "service_completed_successfully"}
     assert "migrate" not in services["web"]["command"]
     assert (ROOT / "docker" / "postgres" / "roles.sql").is_file()
-    assert "celery" in compose["services"]["worker"]["command"]
+    assert "-Q celery " in services["worker"]["command"]  # a worker per queue (bots.tasks)
+    assert "-Q bots.search " in services["worker-search"]["command"]
+    assert services["web"]["environment"]["CACHE_URL"].startswith("redis://")  # throttles shared by web processes
     assert compose["services"]["beat"]["command"].startswith("celery -A config beat")
     assert (ROOT / "docker" / "Dockerfile").read_text().startswith("FROM python:3.11")
 
@@ -52,5 +54,5 @@ def test_docker_compose_config_accepts_the_compose_file():
                           text=True, env={"PATH": os.environ["PATH"], "SECRET_KEY": "x"})
     assert done.returncode == 0, done.stderr
     resolved = yaml.safe_load(done.stdout)
-    assert set(resolved["services"]) == {"migrate", "web", "worker", "beat", "db", "redis"}
+    assert set(resolved["services"]) == {"migrate", "web", "worker", "worker-search", "beat", "db", "redis"}
     assert resolved["services"]["web"]["environment"]["SECRET_KEY"] == "x"

@@ -110,7 +110,7 @@ def _human_move_handing_over(ann, game_id: str, monkeypatch) -> tuple[int, list]
     from bots.tasks import play_bot_turn
 
     queued: list[tuple] = []
-    monkeypatch.setattr(play_bot_turn, "delay_on_commit", lambda *args: queued.append(args))
+    monkeypatch.setattr(play_bot_turn, "apply_async_on_commit", lambda args, **options: queued.append(args))
     version = _human_hands_the_turn_to_the_bot(ann, game_id)
     game_id_sent, version_sent, tail = queued[-1]
     assert (game_id_sent, version_sent) == (game_id, version)

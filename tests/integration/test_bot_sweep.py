@@ -101,7 +101,7 @@ def test_two_deliveries_racing_on_one_turn_record_one_move(monkeypatch):
     """Both copies read the game at the same version and choose; only one move is recorded."""
     from bots.tasks import play_bot_turn as task
 
-    monkeypatch.setattr(task, "delay_on_commit", lambda *args, **kwargs: None)  # no other bot turn meanwhile
+    monkeypatch.setattr(task, "apply_async_on_commit", lambda *args, **kwargs: None)  # no other bot turn meanwhile
     game = _bots_game()
     version = game.version
     barrier = threading.Barrier(2, timeout=20)
