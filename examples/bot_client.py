@@ -88,7 +88,12 @@ def _items(answer: Any) -> list:
 
 def check_new_game(client: Client, kind: str, bots: list[str]) -> None:
     """Refuse a game the server would refuse, before a player is registered for it."""
-    kinds = {k["kind"]: k for k in _items(client.call("GET", "/kinds/"))}
+    try:
+        kinds = {k["kind"]: k for k in _items(client.call("GET", "/kinds/"))}
+    except ApiError as error:
+        if error.status != 404:
+            raise
+        raise ClientError(f"{client.base} has no /kinds/: is --server the API root, like {DEFAULT_SERVER}?") from None
     if kind not in kinds:
         raise ClientError(f"unknown --kind {kind!r}; this server offers: {', '.join(sorted(kinds))}")
     seats = kinds[kind]["seats"]

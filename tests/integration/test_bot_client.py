@@ -97,7 +97,7 @@ def test_an_error_answer_is_one_clear_line(server):
     line = _one_line_failure(_run("--server", server, "--token", me["token"], "--game", str(uuid.uuid4())))
     assert line.startswith("the server refused: 404 "), line
     line = _one_line_failure(_run("--server", server.removesuffix("/api/v1")))
-    assert "answered HTTP 404, not an API answer: is --server the API root" in line
+    assert "is --server the API root, like http://127.0.0.1:8000/api/v1?" in line
 
 
 def test_help_shows_the_defaults():
