@@ -217,7 +217,7 @@ def _check_rated(rated: bool | None, specs: list[SeatSpec]) -> bool:
 
 def game_unseal(*, game_ids: list) -> None:
     """Make the logs of these (finished) sealed games public like any finished game's."""
-    Game.objects.filter(pk__in=game_ids, sealed=True).update(sealed=False)
+    Game.objects.filter(pk__in=game_ids, sealed=True).update(sealed=False, updated_at=timezone.now())
 
 
 # -- invitations -------------------------------------------------------------------------------------
@@ -403,7 +403,7 @@ def _append(game: Game, before: Position, events: list[EngineEvent], after: Posi
 
 _MOVE_HEAD_AND_INSERT = """
     WITH head AS (
-        UPDATE {game} SET version = %s, status = %s, to_act = %s::jsonb, result = %s::jsonb
+        UPDATE {game} SET version = %s, status = %s, to_act = %s::jsonb, result = %s::jsonb, updated_at = %s
         WHERE id = %s AND version = %s AND status = %s
         RETURNING id),
     appended AS (
@@ -419,13 +419,18 @@ def _move_head_and_insert(game: Game, expected: int, rows: list[Event], **head: 
     """Move the head of the active `game` from version `expected` to `head` and insert `rows`; False (nothing
     written) if it is no longer there. The head moves first: its row lock keeps any other writer of the game
     waiting until we commit (it then finds the version moved), so the insert cannot clash and needs no
-    savepoint. On PostgreSQL both are one statement, else two."""
+    savepoint. On PostgreSQL both are one statement, else two. A queryset update skips `auto_now`: the head's
+    `updated_at` is set here, on both paths."""
+    head["updated_at"] = timezone.now()
     if connection.vendor == "postgresql" and rows:
-        return _move_head_and_insert_postgres(game, expected, rows, **head)
-    moved = Game.objects.filter(pk=game.pk, version=expected, status=Game.Status.ACTIVE).update(**head)
+        moved = _move_head_and_insert_postgres(game, expected, rows, **head)
+    else:
+        moved = bool(Game.objects.filter(pk=game.pk, version=expected, status=Game.Status.ACTIVE).update(**head))
+        if moved:
+            Event.objects.bulk_create(rows)
     if moved:
-        Event.objects.bulk_create(rows)
-    return bool(moved)
+        game.updated_at = head["updated_at"]
+    return moved
 
 
 def _move_head_and_insert_postgres(game: Game, expected: int, rows: list[Event], **head: Any) -> bool:
@@ -435,9 +440,10 @@ def _move_head_and_insert_postgres(game: Game, expected: int, rows: list[Event],
     def jsonb(value: Any) -> str | None:
         return None if value is None else json.dumps(value)
 
-    recorded_at = timezone.now()
-    params: list[Any] = [head["version"], head["status"], json.dumps(head["to_act"]), jsonb(head["result"]), game.pk,
-                         expected, Game.Status.ACTIVE, Event._meta.get_field("schema_version").default, recorded_at]
+    recorded_at = head["updated_at"]
+    params: list[Any] = [head["version"], head["status"], json.dumps(head["to_act"]), jsonb(head["result"]),
+                         head["updated_at"], game.pk, expected, Game.Status.ACTIVE,
+                         Event._meta.get_field("schema_version").default, recorded_at]
     for row in rows:
         params += [row.seq, row.type, row.actor, json.dumps(row.data), jsonb(row.public), jsonb(row.visible_to)]
     values = ", ".join(["(%s::integer, %s::varchar, %s::smallint, %s::text, %s::text, %s::text)"] * len(rows))

@@ -43,10 +43,10 @@ class MachiavelliEngine(BaseEngine):
             help="an invalid arrangement: 'penalty' restores the table and draws 3; 'reject' refuses it",
         ),
         "first_dealer": Option(None, int, minimum=0, nullable=True, help="seat of the first dealer (else drawn)"),
-        "turn_seconds": Option(
-            None, int, minimum=1, nullable=True,
-            help="server-side turn timer (the hourglass): on timeout the server plays draw, or pass",
-        ),
+    }
+    retired_options = {
+        "turn_seconds": "the hourglass is the platform's turn clock: give POST /games/ 'turn_seconds' (and "
+                        "'clock_policy') beside 'options'",
     }
     action_schemas = {
         "meld": {
