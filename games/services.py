@@ -403,6 +403,20 @@ def request_fingerprint(*, method: str, path: str, body: Any) -> str:
     return hashlib.sha256(json.dumps([method, path, body], sort_keys=True, default=str).encode()).hexdigest()
 
 
+def idempotency_lock(*, player: Player, key: str) -> None:
+    """Hold the (player, key) pair until the caller's transaction ends, before looking it up: a retry sent while
+    the first request still runs waits for it to commit, then finds and replays its record. PostgreSQL: a
+    transaction-level advisory lock on a 64-bit hash of the pair (a collision only makes two requests wait for
+    each other). SQLite needs none: its transactions begin IMMEDIATE, one writer at a time."""
+    if not connection.in_atomic_block:
+        raise RuntimeError("idempotency_lock must be taken inside a transaction")
+    if connection.vendor != "postgresql":
+        return
+    digest = hashlib.blake2b(f"idempotency:{player.pk}:{key}".encode(), digest_size=8).digest()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [int.from_bytes(digest, "big", signed=True)])
+
+
 def idempotency_lookup(*, player: Player, key: str, fingerprint: str) -> IdempotencyRecord | None:
     record = IdempotencyRecord.objects.filter(player=player, key=key).first()
     if record is not None and record.fingerprint != fingerprint:
