@@ -121,6 +121,15 @@ def test_integer_parameters_are_bounded(game, tournament, ann, value):
     _refused(response, 404, "no_such_step")
 
 
+def test_a_rules_refusal_that_only_the_deal_finds_is_422(ann, bob):
+    """Found by the fuzz test: machiavelli checks `first_dealer` against the seats only when it deals."""
+    body = {"kind": "machiavelli", "seats": [{"player": ann.id}, {"player": bob.id}], "first_dealer": 5}
+    before = (Game.objects.count(), Event.objects.count())
+    body = _refused(ann.post("/api/v1/games/", body), 422, "invalid_options")
+    assert "first_dealer" in body["detail"]
+    assert (Game.objects.count(), Event.objects.count()) == before
+
+
 # -- Idempotency-Key -------------------------------------------------------------------------------------
 @pytest.mark.parametrize("key", ["k" * 129, "k" * 5000, "", "   ", "a\x00b", "a\nb", "tab\there", "clé"])
 def test_bad_idempotency_keys_are_400(game, ann, bob, key):
