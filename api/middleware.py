@@ -28,7 +28,13 @@ _BAD_LENGTH = 400, {"code": "bad_request", "detail": "invalid Content-Length"}
 
 
 class BodySizeLimitMiddleware(MiddlewareMixin):
+    """The body limit on the Content-Length header; and, being first in line, the refusal of NUL characters in
+    the path, query or headers, which no view expects and PostgreSQL refuses to compare (a 500 otherwise)."""
+
     def process_request(self, request):
+        if where := _nul_in(request):
+            return JsonResponse({"code": "bad_request", "detail": f"NUL characters are not allowed in the {where}"},
+                                status=400)
         try:
             length = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:
@@ -38,6 +44,17 @@ class BodySizeLimitMiddleware(MiddlewareMixin):
             status, body = _too_large(limit)
             return JsonResponse(body, status=status)
         return None
+
+
+def _nul_in(request) -> str | None:
+    if "\x00" in request.path:
+        return "path"
+    if any("\x00" in name or "\x00" in value for name, values in request.GET.lists() for value in values):
+        return "query"
+    if any(isinstance(value, str) and "\x00" in value for name, value in request.META.items()
+           if name.startswith("HTTP_")):
+        return "headers"
+    return None
 
 
 class RequestBodyLimit:

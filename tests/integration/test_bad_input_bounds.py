@@ -130,8 +130,27 @@ def test_a_rules_refusal_that_only_the_deal_finds_is_422(ann, bob):
     assert (Game.objects.count(), Event.objects.count()) == before
 
 
+def test_nul_characters_in_the_url_or_headers_are_400(game, tournament, ann):
+    gid = game["id"]
+    for path, params, where in [
+        ("/api/v1/tournaments/", {"kind": "\x00"}, "query"),
+        (f"/api/v1/players/{ann.id}/ratings/", {"kind": "a\x00"}, "query"),
+        ("/api/v1/games/", {"kind\x00": "x"}, "query"),
+        (f"/api/v1/games/{gid}/stream/", {"token": "\x00"}, "query"),
+        ("/api/v1/players/me/stream/", {"token": "\x00"}, "query"),
+        ("/api/v1/ratings/a%00b/", {}, "path"),
+    ]:
+        assert where in _refused(ann.get(path, **params), 400, "bad_request")["detail"], path
+    for path in ("/api/v1/games/", "/api/v1/players/me/stream/", f"/api/v1/games/{gid}/events/"):
+        response = APIClient().get(path, HTTP_AUTHORIZATION="Token a\x00b")
+        assert "headers" in _refused(response, 400, "bad_request")["detail"]
+    for header in ("HTTP_X_ANYTHING", "HTTP_IDEMPOTENCY_KEY"):
+        response = ann.post("/api/v1/games/", {"kind": "muscio", "seats": [{"player": ann.id}]}, **{header: "a\x00"})
+        _refused(response, 400, "bad_request")
+
+
 # -- Idempotency-Key -------------------------------------------------------------------------------------
-@pytest.mark.parametrize("key", ["k" * 129, "k" * 5000, "", "   ", "a\x00b", "a\nb", "tab\there", "clé"])
+@pytest.mark.parametrize("key", ["k" * 129, "k" * 5000, "", "   ", "a\x01b", "a\nb", "tab\there", "clé"])
 def test_bad_idempotency_keys_are_400(game, ann, bob, key):
     mover = ann if game["to_act"] == [0] else bob
     state = mover.get(f"/api/v1/games/{game['id']}/state/").json()

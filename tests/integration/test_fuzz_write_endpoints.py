@@ -1,5 +1,6 @@
-"""Random bodies at every write endpoint: whatever arrives, the answer is below 500, every refusal is JSON
-`{"code", "detail"}`, and a refused request writes nothing (no event, game, tournament, entrant or player).
+"""Random bodies at every write endpoint, random query strings at every read endpoint but the streams:
+whatever arrives, the answer is below 500, every refusal is JSON `{"code", "detail"}`, and a refused request
+writes nothing (no event, game, tournament, entrant, player or idempotency record).
 
 Bodies are drawn five ways: valid ones (so that requests reach the services), valid ones with a field or two
 made random, the endpoint's fields holding random JSON, any JSON value, and raw bytes or text. Each
@@ -138,3 +139,30 @@ def test_random_bodies_never_5xx_and_refusals_write_nothing(world, name):
             assert after == before, (answer, before, after)
 
     post()
+
+
+READ_PATHS = ["/api/v1/games/", "/api/v1/games/{game}/", "/api/v1/games/{game}/state/", "/api/v1/games/{game}/events/",
+              "/api/v1/games/{game}/replay/", "/api/v1/games/{game}/replay/1/", "/api/v1/games/{game}/export/",
+              "/api/v1/tournaments/", "/api/v1/tournaments/{tournament}/", "/api/v1/tournaments/{tournament}/rounds/",
+              "/api/v1/tournaments/{tournament}/standings/", "/api/v1/tournaments/{tournament}/standings.csv",
+              "/api/v1/ratings/muscio/", "/api/v1/players/{ann}/ratings/", "/api/v1/kinds/", "/api/v1/bots/"]
+_PARAMS = ["limit", "offset", "after", "seat", "round", "kind", "status", "player", "format", "token"]
+_QUERY_VALUES = (st.integers().map(str) | st.integers(-(2**70), 2**70).map(str) | st.text(max_size=12)
+                 | st.sampled_from(["", "1e999", "NaN", "0x10", " 1", "active", "csv", "muscio"]))
+
+
+@pytest.mark.parametrize("template", READ_PATHS)
+def test_random_query_parameters_never_5xx(world, template):
+    """The long poll's `wait` is left out: a valid one waits for news that never comes."""
+    path = template.format(**world["values"])
+    client = world["ann"].client
+
+    @settings(max_examples=MAX_EXAMPLES // 2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(params=st.dictionaries(st.sampled_from(_PARAMS) | st.text(max_size=6), _QUERY_VALUES, max_size=4))
+    def get(params: dict[str, str]) -> None:
+        response = client.get(path, params, HTTP_ACCEPT="*/*")
+        assert response.status_code < 500, (params, response.status_code, response.content[:300])
+        if response.status_code >= 400:
+            assert response.json()["code"], response.content
+
+    get()
