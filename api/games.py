@@ -13,14 +13,15 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.base import GameEndpoint, caller, int_param
-from api.pagination import Pagination
+from api.pagination import MAX_LIMIT, Pagination
 from api.serializers import ActionField, EventOutputSerializer, GameSummarySerializer
 from games import selectors, services
 from games.exceptions import BadRequest, Conflict, NotFound
 from games.models import ClockPolicy, Game, IdempotencyRecord
 
 IDEMPOTENCY = OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
-                               description="A retried request with the same key returns the first answer.")
+                               description="1 to 128 printable ASCII characters. A retried request with the same "
+                               "key returns the first answer (a retry sent while the first still runs waits for it).")
 SEAT = OpenApiParameter("seat", int, required=False,
                         description="Which of your seats to look through (any seat once the game is over).")
 
@@ -108,7 +109,9 @@ class GameListCreateApi(APIView):
 
     @extend_schema(operation_id="game_list", parameters=[
         OpenApiParameter("kind", str), OpenApiParameter("status", str, enum=[c for c, _ in Game.Status.choices]),
-        OpenApiParameter("player", int), OpenApiParameter("limit", int), OpenApiParameter("offset", int)],
+        OpenApiParameter("player", int),
+        OpenApiParameter("limit", int, description=f"page size, default 50, at most {MAX_LIMIT} (larger is cut)"),
+        OpenApiParameter("offset", int)],
         responses=GameSummarySerializer(many=True))
     def get(self, request):
         games = GameFilter(request.query_params, queryset=selectors.game_list())
