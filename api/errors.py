@@ -8,6 +8,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from games.engine.protocol import IllegalAction, InvalidOptions
 from games.exceptions import ApplicationError
 
 _CODES = {
@@ -30,6 +31,10 @@ def error_body(code: str, detail: str, **extra) -> dict:
 def exception_handler(exc, context):
     if isinstance(exc, ApplicationError):
         return Response(error_body(exc.code, exc.detail, **exc.extra), status=exc.status)
+    if isinstance(exc, (InvalidOptions, IllegalAction)):
+        # The services turn the rules' refusals into 422s; one that slips past them (an option only the
+        # deal checks) is still a refusal of the client's input, and its transaction has rolled back.
+        return Response(error_body(exc.code, exc.message), status=status.HTTP_422_UNPROCESSABLE_ENTITY)
     if isinstance(exc, RequestDataTooBig):
         return Response(error_body("body_too_large", "the request body is too large"),
                         status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)

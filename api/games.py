@@ -2,48 +2,72 @@
 
 from __future__ import annotations
 
+import re
+
 import django_filters
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.base import GameEndpoint, caller, int_param
+from api.pagination import MAX_LIMIT, Pagination
 from api.serializers import ActionField, EventOutputSerializer, GameSummarySerializer
 from api.throttles import ActionThrottle, GameCreateThrottle
 from games import selectors, services
-from games.exceptions import Conflict, NotFound, Unprocessable
-from games.models import ClockPolicy, Game
+from games.exceptions import BadRequest, Conflict, NotFound, Unprocessable
+from games.models import ClockPolicy, Game, IdempotencyRecord
 
 IDEMPOTENCY = OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
-                               description="A retried request with the same key returns the first answer.")
+                               description="1 to 128 printable ASCII characters. A retried request with the same "
+                               "key returns the first answer (a retry sent while the first still runs waits for it).")
 SEAT = OpenApiParameter("seat", int, required=False,
                         description="Which of your seats to look through (any seat once the game is over).")
 
 
-def idempotent(request, make_response):
-    """Run `make_response` at most once per (player, Idempotency-Key); retries get the first answer."""
+MAX_IDEMPOTENCY_KEY = IdempotencyRecord._meta.get_field("key").max_length
+_IDEMPOTENCY_KEY = re.compile(rf"[\x20-\x7e]{{1,{MAX_IDEMPOTENCY_KEY}}}")
+
+
+def idempotency_key(request) -> str | None:
+    """The request's Idempotency-Key: absent (None), or 1 to 128 printable ASCII characters (else a 400)."""
     key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    if not _IDEMPOTENCY_KEY.fullmatch(key) or not key.strip():
+        raise BadRequest("invalid_idempotency_key",
+                         f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} printable ASCII characters")
+    return key
+
+
+def idempotent(request, make_response):
+    """Run `make_response` at most once per (player, Idempotency-Key); retries get the first answer.
+
+    The pair is locked inside the transaction before it is looked up, so a retry that arrives while the first
+    request still runs waits for it and replays its answer instead of running again. An answer that raised
+    (a 4xx) is not recorded: a retry runs afresh."""
+    key = idempotency_key(request)
     player = caller(request)
-    if not key or player is None:
+    if key is None or player is None:
         return make_response()
     fingerprint = services.request_fingerprint(method=request.method, path=request.path, body=request.data)
-    record = services.idempotency_lookup(player=player, key=key, fingerprint=fingerprint)
-    if record is None:
-        try:
-            with transaction.atomic():
+    try:
+        with transaction.atomic():
+            services.idempotency_lock(player=player, key=key)
+            record = services.idempotency_lookup(player=player, key=key, fingerprint=fingerprint)
+            if record is None:
                 response = make_response()
                 services.idempotency_record(player=player, key=key, fingerprint=fingerprint,
                                             status_code=response.status_code, body=response.data)
-            return response
-        except Conflict:
-            record = services.idempotency_lookup(player=player, key=key, fingerprint=fingerprint)
-            if record is None:
-                raise
+                return response
+    except IntegrityError:
+        # Only a writer that skipped the lock could have stored the pair meanwhile: its answer stands.
+        record = services.idempotency_lookup(player=player, key=key, fingerprint=fingerprint)
+        if record is None:
+            raise
     return Response(record.body, status=record.status_code, headers={"Idempotent-Replayed": "true"})
 
 
@@ -99,13 +123,15 @@ class GameListCreateApi(APIView):
 
     @extend_schema(operation_id="game_list", parameters=[
         OpenApiParameter("kind", str), OpenApiParameter("status", str, enum=[c for c, _ in Game.Status.choices]),
-        OpenApiParameter("player", int), OpenApiParameter("limit", int), OpenApiParameter("offset", int)],
+        OpenApiParameter("player", int),
+        OpenApiParameter("limit", int, description=f"page size, default 50, at most {MAX_LIMIT} (larger is cut)"),
+        OpenApiParameter("offset", int)],
         responses=GameSummarySerializer(many=True))
     def get(self, request):
         games = GameFilter(request.query_params, queryset=selectors.game_list())
         if not games.is_valid():
             raise serializers.ValidationError(games.errors)
-        paginator = LimitOffsetPagination()
+        paginator = Pagination()
         page = paginator.paginate_queryset(games.qs, request, view=self)
         return paginator.get_paginated_response(
             GameSummarySerializer(page, many=True, context={"player": caller(request)}).data)

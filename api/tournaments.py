@@ -8,13 +8,13 @@ import io
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.base import caller, int_param
+from api.pagination import Pagination
 from api.throttles import TournamentCreateThrottle
 from games.tournaments import selectors, services
 from games.tournaments.models import Tournament
@@ -94,7 +94,7 @@ class TournamentListCreateApi(APIView):
         if wanted and wanted not in Tournament.Status.values:
             raise serializers.ValidationError({"status": [f"must be one of {Tournament.Status.values}"]})
         tournaments = selectors.tournament_list(status=wanted, kind=request.query_params.get("kind"))
-        paginator = LimitOffsetPagination()
+        paginator = Pagination()
         page = paginator.paginate_queryset(tournaments, request, view=self)
         return paginator.get_paginated_response(self.TournamentListOutputSerializer(page, many=True).data)
 
@@ -196,9 +196,17 @@ class TournamentStandingsApi(APIView):
 
     def handle_exception(self, exc):
         """Errors are JSON whatever format was asked for."""
+        self._answer_json()
+        return super().handle_exception(exc)
+
+    def options(self, request, *args, **kwargs):
+        """The endpoint's description is JSON too: the CSV renderer knows only standings."""
+        self._answer_json()
+        return super().options(request, *args, **kwargs)
+
+    def _answer_json(self) -> None:
         self.request.accepted_renderer = JSONRenderer()
         self.request.accepted_media_type = JSONRenderer.media_type
-        return super().handle_exception(exc)
 
 
 class TournamentStandingsCsvApi(TournamentStandingsApi):
@@ -224,7 +232,7 @@ class RatingLeaderboardApi(APIView):
     @extend_schema(operation_id="rating_leaderboard", responses=RatingOutputSerializer(many=True))
     def get(self, request, kind):
         """Players by rating (mu - 3 sigma, openskill Plackett-Luce) at one game kind, best first."""
-        paginator = LimitOffsetPagination()
+        paginator = Pagination()
         page = paginator.paginate_queryset(selectors.rating_leaderboard(kind=kind), request, view=self)
         return paginator.get_paginated_response(self.RatingOutputSerializer(page, many=True).data)
 

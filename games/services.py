@@ -168,6 +168,7 @@ def game_open(*, kind: str, seats: list[dict], creator: Player | None = None, op
              accepted_at=None if s.player is not None and s.player.id in invited else now)
         for i, s in enumerate(specs)])
     if pending:
+        _set_up(game)
         about = {"game": str(game.id), "kind": kind, "by": creator.name if creator else None,
                  "expires_at": game.expires_at.isoformat()}
         notifications.notify_each([(s.player_id, notifications.GAME_INVITATION, {**about, "seat": s.index})
@@ -180,16 +181,26 @@ def game_open(*, kind: str, seats: list[dict], creator: Player | None = None, op
 
 def _deal(game: Game, seats: list[Seat]) -> None:
     """Record the set-up (`game.created`, the shuffles and deals): the game begins."""
+    position, events = _set_up(game)
+    _append(game, Position(None, 0, 0), [_created_event(game, seats), *events], position, seats)
+
+
+def _set_up(game: Game) -> tuple[Position, list[EngineEvent]]:
+    """The game's set-up events from its seed and decks, or a 422 if its options or decks cannot be dealt
+    (checked at creation too for a pending game, so that nobody accepts a game that cannot start)."""
     engine = selectors.engine_for(game)
-    chance = Chance(game.seed, game.decks)
-    position, events = begin(engine, game.seat_count, game.options, chance, Position(None, 1, 0))
+    try:
+        position, events = begin(engine, game.seat_count, game.options, Chance(game.seed, game.decks),
+                                 Position(None, 1, 0))
+    except InvalidOptions as error:
+        raise Unprocessable(error.code, error.message) from None
     used = [e for e in events if e.type == "shuffle" and e.data["n"] < len(game.decks)]
     for event in used:
         if event.data["source"] != "decks":
             n = event.data["n"]
             raise Unprocessable("invalid_decks", f"decks[{n}] is not a permutation of the {len(event.data['cards'])} "
                                                  f"cards that shuffle {n} ({event.data['purpose']}) covers")
-    _append(game, Position(None, 0, 0), [_created_event(game, seats), *events], position, seats)
+    return position, events
 
 
 def _check_active_game_quota(creator: Player) -> None:
@@ -540,6 +551,20 @@ def _queue_bot_turn(game: Game, seats: list[Seat], to_act: list[int], tail: list
 # -- idempotency -------------------------------------------------------------------------------------
 def request_fingerprint(*, method: str, path: str, body: Any) -> str:
     return hashlib.sha256(json.dumps([method, path, body], sort_keys=True, default=str).encode()).hexdigest()
+
+
+def idempotency_lock(*, player: Player, key: str) -> None:
+    """Hold the (player, key) pair until the caller's transaction ends, before looking it up: a retry sent while
+    the first request still runs waits for it to commit, then finds and replays its record. PostgreSQL: a
+    transaction-level advisory lock on a 64-bit hash of the pair (a collision only makes two requests wait for
+    each other). SQLite needs none: its transactions begin IMMEDIATE, one writer at a time."""
+    if not connection.in_atomic_block:
+        raise RuntimeError("idempotency_lock must be taken inside a transaction")
+    if connection.vendor != "postgresql":
+        return
+    digest = hashlib.blake2b(f"idempotency:{player.pk}:{key}".encode(), digest_size=8).digest()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [int.from_bytes(digest, "big", signed=True)])
 
 
 def idempotency_lookup(*, player: Player, key: str, fingerprint: str) -> IdempotencyRecord | None:
