@@ -149,7 +149,7 @@ def twin_pairs(shuffles: list[list[str]], seen: set[str], rng: random.Random) ->
 # -- the API, as one viewer ------------------------------------------------------------------------------
 @dataclass
 class Table:
-    """One game through the API: its id, the players' clients by seat, and what each caller read."""
+    """One game through the API: its id, the players' clients by seat, and the answers to each seat's moves."""
 
     game_id: str
     clients: dict[int, Any]
@@ -182,14 +182,15 @@ def answer(response) -> tuple[int, Any]:
     return response.status_code, response.json()
 
 
-def read_stream(game_id: str, token: str | None, count: int) -> list[dict]:
+def read_stream(game_id: str, token: str | None, count: int, seat: int | None = None) -> list[dict]:
     """The first `count` messages of the game's SSE stream (the async view, in process), as dicts
     {status, event, id, data}; the `retry:` advice and heartbeats are left out. The reader then hangs up as a
     server sees it: the task reading the stream is cancelled."""
 
     async def go() -> list[dict]:
         headers = {"Authorization": f"Token {token}"} if token else {}
-        response = await AsyncClient().get(f"{API}/games/{game_id}/stream/", headers=headers)
+        query = {"seat": seat} if seat is not None else {}
+        response = await AsyncClient().get(f"{API}/games/{game_id}/stream/", query, headers=headers)
         if not response.streaming:
             return [{"status": response.status_code, "body": json.loads(response.content or b"null")}]
         messages: list[dict] = []
@@ -225,7 +226,8 @@ def _sse_message(block: str) -> dict | None:
 
 def observe(client, token: str | None, game_id: str, list_players: list[int]) -> dict[str, Any]:
     """Everything the caller can read about the game (GET only): summary, state, events, the long poll, the
-    stream, the replay and every step of it, export, and the game lists of `list_players`."""
+    stream, the replay and every step of it, export, the same through each seat's eyes (`?seat=`), and the game
+    lists of `list_players`."""
     base = f"{API}/games/{game_id}"
     seen: dict[str, Any] = {"summary": answer(client.get(f"{base}/")), "state": answer(client.get(f"{base}/state/"))}
     seen["events"] = answer(client.get(f"{base}/events/", {"after": 0}))
@@ -236,6 +238,14 @@ def observe(client, token: str | None, game_id: str, list_players: list[int]) ->
     seen["replay"] = answer(client.get(f"{base}/replay/"))
     seen["steps"] = [answer(client.get(f"{base}/replay/{n}/")) for n in range(1, version + 1)]
     seen["export"] = answer(client.get(f"{base}/export/"))
+    seen["eyes"] = {}  # asking to look through each seat's eyes (only one's own while the game runs)
+    for seat in range(Game.objects.values_list("seat_count", flat=True).get(pk=game_id)):
+        seen["eyes"][seat] = {
+            "state": answer(client.get(f"{base}/state/", {"seat": seat})),
+            "events": answer(client.get(f"{base}/events/", {"after": 0, "seat": seat})),
+            "step": answer(client.get(f"{base}/replay/{version}/", {"seat": seat})),
+            "stream": read_stream(game_id, token, version + 1, seat=seat),
+        }
     seen["lists"] = {}
     for player in list_players:
         status, body = answer(client.get(f"{API}/games/", {"player": player, "limit": 100}))
@@ -245,9 +255,11 @@ def observe(client, token: str | None, game_id: str, list_players: list[int]) ->
 
 
 # -- probes: illegal actions naming hidden cards ---------------------------------------------------------
-def probes(kind: str, templates: list[dict], cards: tuple[str, str], per_card: int = 6) -> list[dict]:
+def probes(kind: str, templates: list[dict], cards: tuple[str, str], table: list | None = None,
+           per_card: int = 6) -> list[dict]:
     """Actions naming each of `cards`: the caller's own legal templates (one per shape) with the card put in
-    their `card`/`cards`/`table` field, and one bare action per type of the kind that takes a card."""
+    their `card`/`cards`/`table` field, and one bare action per type of the kind that takes a card (a `table`
+    field gets the `table` in view with a meld of the card added)."""
     shapes: dict[tuple, dict] = {}
     for template in templates:
         shape = (template.get("type"), tuple(sorted(template)), template.get("source"))
@@ -261,6 +273,8 @@ def probes(kind: str, templates: list[dict], cards: tuple[str, str], per_card: i
                 made.append({"type": type_, "card": card})
             if "cards" in props:
                 made.append({"type": type_, "cards": [card]})
+            if "table" in props:
+                made.append({"type": type_, "table": [*(table or []), [card]]})
         out.extend(made)
     return out
 

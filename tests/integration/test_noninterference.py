@@ -50,7 +50,8 @@ def _twin(kind: str, seats: int, options: dict, seed: str, plan: ni.Course, seen
     return None
 
 
-def check_twins(kind: str, viewer: int | None, make_player) -> None:
+def check_twins(kind: str, viewer: int | None, make_player, salt: str = "", moves: tuple[int, int] = (20, 40)) -> None:
+    """Play twins for `viewer` and compare its reads (seeds derive from kind, viewer, `salt` and the attempt)."""
     seats = SEATS[kind]
     players = [make_player() for _ in range(seats)]
     spectator = make_player()
@@ -58,9 +59,9 @@ def check_twins(kind: str, viewer: int | None, make_player) -> None:
     clients = {seat: p.client for seat, p in enumerate(players)}
     listed = [p.id for p in players]
     for attempt in range(ATTEMPTS):
-        seed = _seed(kind, viewer, attempt)
+        seed = _seed(kind, viewer, salt, attempt)
         rng = random.Random(seed)
-        found = ni.simulate(kind, seats, {}, seed, [], moves=rng.randint(20, 40), rng=rng, until_seat=viewer,
+        found = ni.simulate(kind, seats, {}, seed, [], moves=rng.randint(*moves), rng=rng, until_seat=viewer,
                             extra=30)
         plan = ni.simulate(kind, seats, {}, seed, found.shuffles, actions=found.actions)  # every deck given
         a = ni.Table(str(ni.create(kind, players, {}, seed, plan.shuffles).id), clients)
@@ -79,7 +80,7 @@ def check_twins(kind: str, viewer: int | None, make_player) -> None:
         seen_b = ni.observe(reader.client, reader.token, b.game_id, listed)
         if viewer is not None:
             templates = seen_a["state"][1]["legal_actions"]
-            probes = ni.probes(kind, templates, (x, y))
+            probes = ni.probes(kind, templates, (x, y), table=seen_a["state"][1]["view"].get("table"))
             assert probes
             seen_a["probes"] = ni.post_probes(reader.client, a.game_id, viewer, probes)
             seen_b["probes"] = ni.post_probes(reader.client, b.game_id, viewer, probes)
