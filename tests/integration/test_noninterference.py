@@ -35,8 +35,8 @@ def _seed(*parts) -> str:
 
 def _twin(kind: str, seats: int, options: dict, seed: str, plan: ni.Course, seen: set[str],
           rng: random.Random, others: tuple = ()) -> tuple[str, str, list[list[str]]] | None:
-    """Two faces never read whose exchange leaves the game's course (and each of `others`: (actions,
-    course) of tables dealt the same) unchanged up to the exchange; with B's decks."""
+    """Two faces never read whose exchange leaves the game's course (and the courses in `others`, of tables
+    dealt the same) unchanged up to the exchange, with B's decks; None if no candidate pair does."""
     for x, y in ni.twin_pairs(plan.shuffles, seen, rng)[:PAIRS]:
         decks = ni.relabel(plan.shuffles, x, y)
         try:
