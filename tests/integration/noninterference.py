@@ -158,7 +158,7 @@ class Table:
 
 def create(kind: str, players: list, options: dict, seed: str, decks: list[list[str]], *,
            sealed: bool = False) -> Game:
-    return services.game_create(creator=None, kind=kind, seats=[{"player": p.id} for p in players],
+    return services.game_open(kind=kind, seats=[{"player": p.id} for p in players],
                                 options=options, seed=seed, decks=decks, sealed=sealed)
 
 

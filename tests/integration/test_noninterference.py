@@ -127,7 +127,7 @@ def _duplicate_round(players: list, seed: str, decks: list[list[str]]) -> tuple[
     """A running duplicate tournament whose round 1 has two tables dealt alike: players 0-1 at table 1, 2-3 at
     table 2 (built by hand, so that the deal can be given)."""
     tournament = tournament_services.tournament_create(organiser=None, kind=DUPLICATE_KIND, format="duplicate",
-                                                       options=DUPLICATE_OPTIONS, seed=seed)
+                                                       options=DUPLICATE_OPTIONS)
     for player in players:
         tournament_services.tournament_register(tournament_id=tournament.id, by=player.model)
     entrants = list(tournament.entrants.order_by("number").values_list("id", flat=True))
