@@ -5,27 +5,23 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.engine import registry
+from api.schema import MAX_SEAT, ref
+from games.models import Game
 
 
-def _all_action_schemas() -> list[dict]:
-    schemas = []
-    for engine in registry.engines():
-        for name, schema in engine.action_schemas.items():
-            schemas.append({**schema, "title": f"{engine.kind}: {name}"})
-    return schemas
-
-
-@extend_schema_field({"oneOf": _all_action_schemas(), "description": "An action object of the game's kind; "
-                      "`GET /api/v1/kinds/` lists each kind's schemas, and `legal_actions` in the state holds "
-                      "complete actions that can be sent as they are."})
+@extend_schema_field(ref("Action"))
 class ActionField(serializers.JSONField):
-    pass
+    """An action object of the game's kind (see `api.schema`)."""
+
+
+@extend_schema_field(ref("View"))
+class ViewField(serializers.JSONField):
+    """The table as the caller may see it, in the shape of the game's kind."""
 
 
 class SeatOutputSerializer(serializers.Serializer):
-    index = serializers.IntegerField()
-    player = serializers.IntegerField(source="player_id", allow_null=True)
+    index = serializers.IntegerField(min_value=0, max_value=MAX_SEAT)
+    player = serializers.IntegerField(source="player_id", allow_null=True, min_value=1)
     name = serializers.SerializerMethodField()
     bot = serializers.CharField(allow_blank=True)
     bot_options = serializers.JSONField(help_text="The bot's options as given at creation, e.g. budget_ms.")
@@ -38,14 +34,14 @@ class SeatOutputSerializer(serializers.Serializer):
 class GameSummarySerializer(serializers.Serializer):
     id = serializers.UUIDField()
     kind = serializers.CharField()
-    status = serializers.CharField()
-    version = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=Game.Status.choices)
+    version = serializers.IntegerField(min_value=0)
     options = serializers.JSONField()
     seats = SeatOutputSerializer(many=True, source="seats.all")
-    to_act = serializers.ListField(child=serializers.IntegerField())
+    to_act = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=MAX_SEAT))
     result = serializers.JSONField(allow_null=True)
     seed_sha256 = serializers.CharField()
-    turn_seconds = serializers.IntegerField(allow_null=True)
+    turn_seconds = serializers.IntegerField(allow_null=True, min_value=1)
     clock_policy = serializers.CharField(allow_blank=True)
     rated = serializers.BooleanField()
     created_at = serializers.DateTimeField()
@@ -53,8 +49,8 @@ class GameSummarySerializer(serializers.Serializer):
 
 
 class EventOutputSerializer(serializers.Serializer):
-    seq = serializers.IntegerField()
+    seq = serializers.IntegerField(min_value=1)
     type = serializers.CharField()
-    actor = serializers.IntegerField(allow_null=True)
+    actor = serializers.IntegerField(allow_null=True, min_value=0, max_value=MAX_SEAT)
     data = serializers.JSONField()
     recorded_at = serializers.DateTimeField(required=False)
