@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import django_filters
 from django.db import transaction
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
@@ -13,7 +13,16 @@ from rest_framework.views import APIView
 
 from api.base import GameEndpoint, caller, int_param
 from api.schema import MAX_SEAT, PAGE, SEAT, integer, paginated
-from api.serializers import ActionField, EventOutputSerializer, GameSummarySerializer, ViewField
+from api.serializers import (
+    ActionField,
+    CardField,
+    EventOutputSerializer,
+    GameSummarySerializer,
+    KindField,
+    SeedField,
+    ViewField,
+)
+from bots.policies import POLICIES
 from games import selectors, services
 from games.exceptions import Conflict, NotFound
 from games.models import ClockPolicy, Game
@@ -54,6 +63,17 @@ class GameFilter(django_filters.FilterSet):
         fields = ["kind", "status", "player"]
 
 
+@extend_schema_field({"type": "array", "minItems": 1, "maxItems": 8, "items": {"oneOf": [
+    {"type": "object", "properties": {"player": {"type": "integer", "minimum": 1}}, "required": ["player"],
+     "additionalProperties": False, "title": "a player's seat"},
+    {"type": "object", "properties": {
+        "bot": {"type": "string", "enum": list(POLICIES), "description": "a bot policy (`GET /bots/`)"},
+        "budget_ms": {"type": "integer", "minimum": 1, "maximum": 60_000}},
+     "required": ["bot"], "additionalProperties": False, "title": "a bot's seat"}]}})
+class SeatsField(serializers.ListField):
+    """The seats in order: each `{"player": id}` or `{"bot": name}` (with the bot's options)."""
+
+
 class GameListCreateApi(APIView):
     class GameListCreateInputSerializer(serializers.Serializer):
         class SeatSerializer(serializers.Serializer):
@@ -66,11 +86,11 @@ class GameListCreateApi(APIView):
                     raise serializers.ValidationError("a seat is either {'player': id} or {'bot': name}")
                 return attrs
 
-        kind = serializers.CharField(max_length=32)
-        seats = serializers.ListField(child=SeatSerializer(), allow_empty=False, min_length=1, max_length=8)
+        kind = KindField(max_length=32)
+        seats = SeatsField(child=SeatSerializer(), allow_empty=False, min_length=1, max_length=8)
         options = serializers.DictField(required=False, default=dict)
-        seed = serializers.CharField(required=False, max_length=128)
-        decks = serializers.ListField(child=serializers.ListField(child=serializers.CharField(max_length=4),
+        seed = SeedField(required=False, max_length=128)
+        decks = serializers.ListField(child=serializers.ListField(child=CardField(max_length=4),
                                                                   max_length=120), required=False, max_length=64)
         first_dealer = serializers.IntegerField(required=False, min_value=0, max_value=MAX_SEAT)
         turn_seconds = serializers.IntegerField(required=False, allow_null=True, min_value=1,

@@ -141,8 +141,22 @@ def _statuses(operation: JSON) -> dict[int, list[str] | None]:
     return out
 
 
+def _any_or_null(node: Any) -> None:
+    """drf-spectacular writes a nullable JSONField as `oneOf: [{}, {type: null}]`, which null matches twice:
+    `{}` (anything) is what is meant."""
+    if isinstance(node, dict):
+        if node.get("oneOf") == [{}, {"type": "null"}]:
+            del node["oneOf"]
+        for value in node.values():
+            _any_or_null(value)
+    elif isinstance(node, list):
+        for value in node:
+            _any_or_null(value)
+
+
 def postprocess(result: JSON, generator, request, public) -> JSON:
     """drf-spectacular hook: add the game components and `Error`, and document each operation's errors."""
+    _any_or_null(result)
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     schemas.update(game_components())
     schemas["Error"] = ERROR

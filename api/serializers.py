@@ -6,7 +6,32 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from api.schema import MAX_SEAT, ref
+from bots.policies import POLICIES
+from games.engine import registry
+from games.engine.schema import card
 from games.models import Game
+
+
+@extend_schema_field({"type": "string", "enum": registry.kinds(), "description": "a game kind (`GET /kinds/`)"})
+class KindField(serializers.CharField):
+    """A kind name; an unknown one is refused by the service (422 `unknown_kind`), so only the schema lists them."""
+
+
+@extend_schema_field({"type": "string", "pattern": "^(?:[0-9a-fA-F]{2}){8,64}$",
+                      "description": "hex, 16 to 128 digits (an even number)"})
+class SeedField(serializers.CharField):
+    """A secret seed in hex (checked by the service: 400 `invalid_seed`)."""
+
+
+@extend_schema_field({"type": "string", "pattern": card({c for e in registry.engines() for c in e.card_ids})["pattern"],
+                      "description": "a card id (ARCHITECTURE §4)"})
+class CardField(serializers.CharField):
+    """A card id of some game; whether it belongs to the game is the service's check (422 `invalid_decks`)."""
+
+
+@extend_schema_field({"type": "string", "enum": list(POLICIES), "description": "a bot policy (`GET /bots/`)"})
+class BotField(serializers.CharField):
+    """A bot policy name; an unknown one is refused by the service (422 `unknown_bot`)."""
 
 
 @extend_schema_field(ref("Action"))
@@ -33,7 +58,7 @@ class SeatOutputSerializer(serializers.Serializer):
 
 class GameSummarySerializer(serializers.Serializer):
     id = serializers.UUIDField()
-    kind = serializers.CharField()
+    kind = KindField()
     status = serializers.ChoiceField(choices=Game.Status.choices)
     version = serializers.IntegerField(min_value=0)
     options = serializers.JSONField()

@@ -16,6 +16,8 @@ from rest_framework.views import APIView
 
 from api.base import caller, int_param
 from api.schema import MAX_SEAT, PAGE, integer, paginated
+from api.serializers import BotField, KindField, SeedField
+from games.engine import registry
 from games.tournaments import selectors, services
 from games.tournaments.models import Tournament
 
@@ -64,13 +66,13 @@ def _tournament_body(tournament: Tournament) -> dict:
 class TournamentListCreateApi(APIView):
     class TournamentCreateInputSerializer(serializers.Serializer):
         name = serializers.CharField(required=False, max_length=80)
-        kind = serializers.CharField(max_length=32)
+        kind = KindField(max_length=32)
         format = serializers.ChoiceField(choices=Tournament.Format.choices)
         rounds = serializers.IntegerField(required=False, min_value=1, max_value=services.MAX_ROUNDS)
         options = serializers.DictField(required=False, default=dict)
         table_size = serializers.IntegerField(required=False, min_value=1, max_value=16)
         turn_seconds = serializers.IntegerField(required=False, min_value=1, max_value=services.MAX_TURN_SECONDS)
-        seed = serializers.CharField(required=False, max_length=128)
+        seed = SeedField(required=False, max_length=128)
 
     class TournamentListOutputSerializer(serializers.Serializer):
         id = serializers.UUIDField()
@@ -116,7 +118,7 @@ class TournamentEntrantsApi(APIView):
     permission_classes = [IsAuthenticated]
 
     class TournamentRegisterInputSerializer(serializers.Serializer):
-        bot = serializers.CharField(required=False, max_length=32,
+        bot = BotField(required=False, max_length=32,
                                     help_text="organiser only: add a bot entrant instead of registering yourself")
 
     @extend_schema(operation_id="tournament_register", request=TournamentRegisterInputSerializer,
@@ -218,7 +220,8 @@ class RatingLeaderboardApi(APIView):
         sigma = serializers.FloatField()
         games = serializers.IntegerField(min_value=0)
 
-    @extend_schema(operation_id="rating_leaderboard", parameters=PAGE,
+    @extend_schema(operation_id="rating_leaderboard", parameters=[
+        OpenApiParameter("kind", {"type": "string", "enum": registry.kinds()}, OpenApiParameter.PATH), *PAGE],
                    responses=paginated("PaginatedRatingList", RatingOutputSerializer(many=True)))
     def get(self, request, kind):
         """Players by rating (mu - 3 sigma, openskill Plackett-Luce) at one game kind, best first."""

@@ -11,7 +11,8 @@ urlpatterns = [
     path("api/v1/", include("api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
-    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
+    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema", template_name="docs/redoc.html"),
+         name="redoc"),
     # The docs pages' scripts and styles, found in the sidecar app whatever DEBUG says (a handful of files).
     re_path(r"^static/(?P<path>drf_spectacular_sidecar/.+)$", serve, {"insecure": True}),
 ]
