@@ -17,7 +17,8 @@ import schemathesis
 from django.db import connection
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
-from schemathesis import checks
+from hypothesis.errors import Unsatisfiable
+from schemathesis import GenerationMode, checks
 from schemathesis.core.failures import FailureGroup
 
 from tests.integration import live
@@ -62,7 +63,7 @@ def _seed(base: str) -> Seeded:
     })
 
 
-def _cases(operation, seeded: Seeded):
+def _cases(operation, seeded: Seeded, mode: GenerationMode):
     """The operation's generated cases, with real ids in their paths most of the time and short long polls."""
     names = list((operation.path_parameters and {p.name for p in operation.path_parameters}) or ())
     choices = st.fixed_dictionaries({name: st.sampled_from(seeded.path_values.get(name, [None])) for name in names})
@@ -76,25 +77,29 @@ def _cases(operation, seeded: Seeded):
             case.query["wait"] = min(int(case.query["wait"]), 1)  # a long poll would hold the run for a minute
         return case
 
-    return st.tuples(operation.as_strategy(), choices).map(adjust)
+    return st.tuples(operation.as_strategy(generation_mode=mode), choices).map(adjust)
 
 
-def _exercise(operation, root: str, seeded: Seeded, statuses: Counter) -> list[str]:
+def _exercise(operation, root: str, seeded: Seeded, mode: GenerationMode, statuses: Counter) -> list[str]:
     failures: list[str] = []
     headers = {"Authorization": f"Token {seeded.token}"}
 
     @settings(max_examples=MAX_EXAMPLES, deadline=None, database=None, derandomize=True,
               suppress_health_check=list(HealthCheck), phases=[Phase.explicit, Phase.generate])
-    @given(case=_cases(operation, seeded))
+    @given(case=_cases(operation, seeded, mode))
     def run(case):
         response = case.call(base_url=root, headers=headers, timeout=30)
-        statuses[operation.label, response.status_code] += 1
+        statuses[mode, operation.label, response.status_code] += 1
         try:
             case.validate_response(response, checks=CHECKS)
         except (AssertionError, FailureGroup) as error:  # every failed check is collected and reported at the end
-            failures.append(f"{operation.label}: {response.status_code} {error}\n  {case.as_curl_command()}")
+            failures.append(f"{mode.value} {operation.label}: {response.status_code} {error}\n  "
+                            f"{case.as_curl_command()}")
 
-    run()
+    try:
+        run()
+    except Unsatisfiable:
+        assert mode == GenerationMode.NEGATIVE, operation.label  # nothing to get wrong: no parameter, no body
     return failures
 
 
@@ -112,9 +117,11 @@ def test_every_operation_answers_as_documented():
             if any(part in operation.path for part in SKIPPED):
                 continue
             exercised.append(operation.label)
-            failures.extend(_exercise(operation, root, seeded, statuses))
-    print(sorted(statuses.items()))
+            for mode in GenerationMode:
+                failures.extend(_exercise(operation, root, seeded, mode, statuses))
     assert len(exercised) >= 20, exercised
-    succeeded = {label for label, status in statuses if status < 300}
+    succeeded = {label for mode, label, status in statuses if status < 300}
+    refused = {label for mode, label, status in statuses if mode == GenerationMode.NEGATIVE and 400 <= status < 500}
     assert len(succeeded) >= 0.8 * len(exercised), sorted(set(exercised) - succeeded)
+    assert len(refused) >= 0.5 * len(exercised), sorted(set(exercised) - refused)
     assert not failures, f"{len(failures)} failures:\n" + "\n".join(failures[:40])
