@@ -90,30 +90,36 @@ ERROR: JSON = {
 
 #: status -> (description, the codes every endpoint may answer with it; None = the endpoint's own codes)
 _GENERIC: dict[int, tuple[str, list[str] | None]] = {
-    400: ("The request is malformed (invalid input or parameter).", None),
+    400: ("The request is malformed: `invalid_input` (with `errors` per field), `invalid_parameter`, "
+          "`malformed_json`, or the endpoint's own (`invalid_seed`, `invalid_clock`, `invalid_name`, ...).", None),
     401: ("The token is missing or invalid.", ["not_authenticated", "invalid_token"]),
     403: ("The caller may not do this.", None),
     404: ("Nothing there.", ["not_found"]),
     409: ("The game or tournament is not in a state that allows this (or someone moved first).", None),
     413: ("The body is too large.", ["body_too_large"]),
     415: ("The body is not JSON.", ["unsupported_media_type"]),
-    422: ("Well-formed but refused (by the rules of the game, or options that cannot start one).", None),
+    422: ("Well-formed but refused: by the rules of the game (the engine's code: `not_your_turn`, "
+          "`card_not_in_hand`, `invalid_action`, ...), or options that cannot start one.", None),
     429: ("Too many requests: retry later.", ["throttled"]),
 }
 
 #: operationId -> {status: the codes it answers with that status (None: any code)}. Statuses listed here are
 #: documented on top of those every operation of its shape gets (400, 401, 404, 413, 415, 429).
 ERRORS: dict[str, dict[int, list[str] | None]] = {
-    "game_create": {403: None, 409: None, 422: None},
-    "game_action": {403: None, 409: None, 422: None},
+    "player_create": {409: ["name_taken"]},
+    "game_create": {422: None},
+    "game_action": {403: ["not_seated", "not_your_seat"], 409: ["game_finished", "stale_version", "version_conflict"],
+                    422: None},
     "game_export": {409: ["game_running", "game_sealed"]},
     "game_replay_step": {404: ["not_found", "no_such_step"]},
     "rating_leaderboard": {404: ["not_found", "unknown_kind"]},
-    "player_create": {409: None},
-    "tournament_create": {403: None, 409: None, 422: None},
-    "tournament_register": {403: None, 409: None, 422: None},
-    "tournament_start": {403: None, 409: None, 422: None},
-    "tournament_cancel": {403: None, 409: None, 422: None},
+    "tournament_create": {422: ["unknown_kind", "invalid_table_size", "invalid_rounds", "invalid_options",
+                                "invalid_seats"]},
+    "tournament_register": {403: ["not_organiser", "not_authenticated"],
+                            409: ["registration_closed", "tournament_full", "already_registered"],
+                            422: ["unknown_bot"]},
+    "tournament_start": {403: ["not_organiser"], 409: ["not_registering"], 422: ["too_few_entrants"]},
+    "tournament_cancel": {403: ["not_organiser"], 409: ["tournament_over"]},
 }
 
 

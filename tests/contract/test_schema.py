@@ -10,7 +10,7 @@ import pytest
 from django.core.management import call_command
 from openapi_spec_validator import validate
 
-from api.schema import pascal
+from api.schema import ERRORS, pascal
 from games.engine import registry
 from games.engine.chance import Chance
 from games.engine.runner import apply_action, begin
@@ -26,6 +26,54 @@ def test_the_document_is_valid_openapi():
 def test_drf_spectacular_validates_it_without_warnings(tmp_path):
     call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "schema.yaml"))
     assert (tmp_path / "schema.yaml").read_text().startswith("openapi: 3.1.0")
+
+
+def _operations():
+    for path, operations in openapi()["paths"].items():
+        for method, operation in operations.items():
+            yield method.upper(), path, operation
+
+
+def test_every_table_entry_names_a_real_operation():
+    assert set(ERRORS) <= {operation["operationId"] for _, _, operation in _operations()}
+
+
+def test_every_operation_documents_its_errors_with_the_error_component():
+    for method, path, operation in _operations():
+        errors = {status: response for status, response in operation["responses"].items() if status >= "400"}
+        assert "429" in errors, (method, path)
+        if any(parameter["in"] == "path" for parameter in operation.get("parameters", [])):
+            assert "404" in errors, (method, path)
+        for response in errors.values():
+            schema = response["content"]["application/json"]["schema"]
+            assert schema == {"$ref": "#/components/schemas/Error"} or schema["allOf"] == [
+                {"$ref": "#/components/schemas/Error"}], (method, path)
+
+
+def test_lists_are_paginated_and_readable_without_a_token():
+    paths = openapi()["paths"]
+    for path in ("/api/v1/games/", "/api/v1/tournaments/", "/api/v1/ratings/{kind}/"):
+        get = paths[path]["get"]
+        assert {} in get["security"], path
+        envelope = get["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
+        assert set(component(envelope)["required"]) == {"count", "next", "previous", "results"}
+        bounds = {p["name"]: p["schema"] for p in get["parameters"]}
+        assert bounds["limit"]["minimum"] == 1 and bounds["offset"]["minimum"] == 0
+    for path in ("/api/v1/games/", "/api/v1/tournaments/"):
+        assert paths[path]["post"]["security"] == [{"tokenAuth": []}]
+    assert "security" not in paths["/api/v1/players/"]["post"]
+
+
+def test_seats_and_integer_parameters_are_bounded():
+    seats = component("GameListCreateInputRequest")["properties"]["seats"]
+    assert seats["minItems"] == 1 and seats["maxItems"] == 8
+    for method, path, operation in _operations():
+        for parameter in operation.get("parameters", []):
+            if parameter["schema"].get("type") == "integer":
+                assert "minimum" in parameter["schema"], (method, path, parameter["name"])
+    state = openapi()["paths"]["/api/v1/games/{game_id}/state/"]["get"]
+    seat = next(p for p in state["parameters"] if p["name"] == "seat")["schema"]
+    assert (seat["minimum"], seat["maximum"]) == (0, 5)
 
 
 def _playout(kind: str, seats: int, seed: int, on_step) -> None:
