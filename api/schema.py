@@ -103,11 +103,11 @@ _GENERIC: dict[int, tuple[str, list[str] | None]] = {
     429: ("Too many requests: retry later.", ["throttled"]),
 }
 
-#: operationId -> {status: the codes it answers with that status (None: any code)}. Statuses listed here are
-#: documented on top of those every operation of its shape gets (400, 401, 404, 413, 415, 429).
+#: operationId -> {status: the codes it answers with that status (None: any code)}, on top of (or narrowing)
+#: those every operation of its shape gets: 429; 400 with parameters or a body; 401 where a token is read; 404
+#: with path parameters; 413 and 415 with a body; 403, 409 and 422 (any code) for a POST.
 ERRORS: dict[str, dict[int, list[str] | None]] = {
     "player_create": {409: ["name_taken"]},
-    "game_create": {422: None},
     "game_action": {403: ["not_seated", "not_your_seat"], 409: ["game_finished", "stale_version", "version_conflict"],
                     422: None},
     "game_export": {409: ["game_running", "game_sealed"]},
@@ -130,10 +130,12 @@ def error_response(status: int, codes: list[str] | None) -> JSON:
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
 
-def _statuses(operation: JSON) -> dict[int, list[str] | None]:
+def _statuses(method: str, operation: JSON) -> dict[int, list[str] | None]:
     """The error statuses an operation of this shape can answer with, and their codes."""
     parameters = operation.get("parameters", [])
     out: dict[int, list[str] | None] = {429: _GENERIC[429][1]}
+    if method == "post":
+        out.update({403: None, 409: None, 422: None})
     if parameters or "requestBody" in operation:
         out[400] = None
     if any("tokenAuth" in requirement for requirement in operation.get("security", [])):
@@ -167,11 +169,11 @@ def postprocess(result: JSON, generator, request, public) -> JSON:
     schemas.update(game_components())
     schemas["Error"] = ERROR
     for path in result.get("paths", {}).values():
-        for operation in path.values():
+        for method, operation in path.items():
             if operation.get("security") == [{}]:
                 del operation["security"]  # no token involved at all
             responses = operation.setdefault("responses", {})
-            for status, codes in sorted(_statuses(operation).items()):
+            for status, codes in sorted(_statuses(method, operation).items()):
                 responses.setdefault(str(status), error_response(status, codes))
     return result
 
