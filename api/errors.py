@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.core.exceptions import RequestDataTooBig
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -63,3 +63,21 @@ def _first_message(detail, path: str = "") -> str:
             return _first_message(detail[index], f"{path}[{index}]")
         return f"{path}: {first}" if path else str(first)
     return f"{path}: {detail}" if path else str(detail)
+
+
+# -- Django's own errors (config.urls handlers): unknown paths, ids that are not UUIDs, crashes -------------
+def page_not_found(request, exception=None) -> JsonResponse:
+    return JsonResponse(error_body("not_found", f"nothing at {request.path}"), status=status.HTTP_404_NOT_FOUND)
+
+
+def bad_request(request, exception=None) -> JsonResponse:
+    return JsonResponse(error_body("bad_request", "the request is malformed"), status=status.HTTP_400_BAD_REQUEST)
+
+
+def permission_denied(request, exception=None) -> JsonResponse:
+    return JsonResponse(error_body("forbidden", "not allowed"), status=status.HTTP_403_FORBIDDEN)
+
+
+def server_error(request) -> JsonResponse:
+    return JsonResponse(error_body("server_error", "the server failed; the request may be retried"),
+                        status=status.HTTP_500_INTERNAL_SERVER_ERROR)

@@ -7,16 +7,26 @@ import re
 import django_filters
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field, inline_serializer
 from rest_framework import serializers, status
-from rest_framework.permissions import IsAuthenticated
+from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.base import GameEndpoint, caller, int_param
-from api.pagination import MAX_LIMIT, Pagination
-from api.serializers import ActionField, EventOutputSerializer, GameSummarySerializer
+from api.pagination import Pagination
+from api.schema import MAX_SEAT, PAGE, SEAT, integer, paginated
+from api.serializers import (
+    ActionField,
+    CardField,
+    EventOutputSerializer,
+    GameSummarySerializer,
+    KindField,
+    SeedField,
+    ViewField,
+)
 from api.throttles import ActionThrottle, GameCreateThrottle
+from bots.policies import POLICIES
 from games import selectors, services
 from games.exceptions import BadRequest, Conflict, NotFound, Unprocessable
 from games.models import ClockPolicy, Game, IdempotencyRecord
@@ -24,8 +34,6 @@ from games.models import ClockPolicy, Game, IdempotencyRecord
 IDEMPOTENCY = OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
                                description="1 to 128 printable ASCII characters. A retried request with the same "
                                "key returns the first answer (a retry sent while the first still runs waits for it).")
-SEAT = OpenApiParameter("seat", int, required=False,
-                        description="Which of your seats to look through (any seat once the game is over).")
 
 
 MAX_IDEMPOTENCY_KEY = IdempotencyRecord._meta.get_field("key").max_length
@@ -91,6 +99,17 @@ class GameFilter(django_filters.FilterSet):
         fields = ["kind", "status", "player"]
 
 
+@extend_schema_field({"type": "array", "minItems": 1, "maxItems": 8, "items": {"oneOf": [
+    {"type": "object", "properties": {"player": {"type": "integer", "minimum": 1}}, "required": ["player"],
+     "additionalProperties": False, "title": "a player's seat"},
+    {"type": "object", "properties": {
+        "bot": {"type": "string", "enum": list(POLICIES), "description": "a bot policy (`GET /bots/`)"},
+        "budget_ms": {"type": "integer", "minimum": 1, "maximum": 60_000}},
+     "required": ["bot"], "additionalProperties": False, "title": "a bot's seat"}]}})
+class SeatsField(serializers.ListField):
+    """The seats in order: each `{"player": id}` or `{"bot": name}` (with the bot's options)."""
+
+
 class GameListCreateApi(APIView):
     throttle_classes = [GameCreateThrottle]
 
@@ -105,28 +124,25 @@ class GameListCreateApi(APIView):
                     raise serializers.ValidationError("a seat is either {'player': id} or {'bot': name}")
                 return attrs
 
-        kind = serializers.CharField(max_length=32)
-        seats = SeatSerializer(many=True, allow_empty=False, max_length=8)
+        kind = KindField(max_length=32)
+        seats = SeatsField(child=SeatSerializer(), allow_empty=False, min_length=1, max_length=8)
         options = serializers.DictField(required=False, default=dict)
-        seed = serializers.CharField(required=False, max_length=128)
-        decks = serializers.ListField(child=serializers.ListField(child=serializers.CharField(max_length=4),
+        seed = SeedField(required=False, max_length=128)
+        decks = serializers.ListField(child=serializers.ListField(child=CardField(max_length=4),
                                                                   max_length=120), required=False, max_length=64)
-        first_dealer = serializers.IntegerField(required=False, min_value=0)
+        first_dealer = serializers.IntegerField(required=False, min_value=0, max_value=MAX_SEAT)
         turn_seconds = serializers.IntegerField(required=False, allow_null=True, min_value=1,
                                                 max_value=services.MAX_TURN_SECONDS)
         clock_policy = serializers.ChoiceField(choices=ClockPolicy.choices, required=False)
         rated = serializers.BooleanField(required=False,
                                          help_text="default: true when every seat is a different player")
 
-    def get_permissions(self):
-        return [IsAuthenticated()] if self.request.method == "POST" else []
+    permission_classes = [IsAuthenticatedOrReadOnly]
 
     @extend_schema(operation_id="game_list", parameters=[
         OpenApiParameter("kind", str), OpenApiParameter("status", str, enum=[c for c, _ in Game.Status.choices]),
-        OpenApiParameter("player", int),
-        OpenApiParameter("limit", int, description=f"page size, default 50, at most {MAX_LIMIT} (larger is cut)"),
-        OpenApiParameter("offset", int)],
-        responses=GameSummarySerializer(many=True))
+        OpenApiParameter("player", integer(1)), *PAGE],
+        responses=paginated("PaginatedGameList", GameSummarySerializer(many=True)))
     def get(self, request):
         games = GameFilter(request.query_params, queryset=selectors.game_list())
         if not games.is_valid():
@@ -184,11 +200,11 @@ class GameDeclineApi(APIView):
 
 class GameStateApi(GameEndpoint):
     class GameStateOutputSerializer(serializers.Serializer):
-        version = serializers.IntegerField()
-        status = serializers.CharField()
-        seat = serializers.IntegerField(allow_null=True)
-        to_act = serializers.ListField(child=serializers.IntegerField())
-        view = serializers.JSONField()
+        version = serializers.IntegerField(min_value=0)
+        status = serializers.ChoiceField(choices=Game.Status.choices)
+        seat = serializers.IntegerField(allow_null=True, min_value=0, max_value=MAX_SEAT)
+        to_act = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=MAX_SEAT))
+        view = ViewField()
         legal_actions = serializers.ListField(child=ActionField())
         result = serializers.JSONField(allow_null=True)
         deadlines = serializers.ListField(child=serializers.DateTimeField(allow_null=True),
@@ -207,11 +223,11 @@ class GameActionApi(APIView):
     class GameActionInputSerializer(serializers.Serializer):
         action = ActionField()
         expected_version = serializers.IntegerField(required=False, min_value=0)
-        seat = serializers.IntegerField(required=False, min_value=0)
+        seat = serializers.IntegerField(required=False, min_value=0, max_value=MAX_SEAT)
 
     class GameActionOutputSerializer(serializers.Serializer):
-        version = serializers.IntegerField()
-        status = serializers.CharField()
+        version = serializers.IntegerField(min_value=0)
+        status = serializers.ChoiceField(choices=Game.Status.choices)
         events = EventOutputSerializer(many=True)
 
     @extend_schema(operation_id="game_action", request=GameActionInputSerializer, parameters=[IDEMPOTENCY],
@@ -230,9 +246,9 @@ class GameActionApi(APIView):
 
 class GameEventsApi(GameEndpoint):
     @extend_schema(operation_id="game_events", parameters=[
-        OpenApiParameter("after", int), SEAT,
-        OpenApiParameter("wait", int, description="Long poll: if nothing follows `after`, wait up to this many "
-                         "seconds (at most 60) for the next event; an empty list means none came.")],
+        OpenApiParameter("after", integer(0), description="only the events after this seq"), SEAT,
+        OpenApiParameter("wait", integer(0, 60), description="Long poll: if nothing follows `after`, wait up to "
+                         "this many seconds (at most 60) for the next event; an empty list means none came.")],
         responses=EventOutputSerializer(many=True))
     def get(self, request, game_id):
         after = int_param(request, "after", 0)
@@ -243,7 +259,9 @@ class GameEventsApi(GameEndpoint):
 
 class GameReplayApi(GameEndpoint):
     @extend_schema(operation_id="game_replay", parameters=[SEAT], responses=inline_serializer("ReplayIndex", {
-        "version": serializers.IntegerField(), "steps": serializers.ListField(child=serializers.JSONField())}))
+        "version": serializers.IntegerField(min_value=0), "steps": inline_serializer("ReplayIndexStep", {
+            "step": serializers.IntegerField(min_value=1), "type": serializers.CharField(),
+            "actor": serializers.IntegerField(allow_null=True, min_value=0, max_value=MAX_SEAT)}, many=True)}))
     def get(self, request, game_id):
         """The steps of the game: step n is the position after event n."""
         events = selectors.game_events(game=self.game, viewer=self.seat)
@@ -252,9 +270,12 @@ class GameReplayApi(GameEndpoint):
 
 
 class GameReplayStepApi(GameEndpoint):
-    @extend_schema(operation_id="game_replay_step", parameters=[SEAT], responses=inline_serializer("ReplayStep", {
-        "step": serializers.IntegerField(), "version": serializers.IntegerField(),
-        "to_act": serializers.ListField(child=serializers.IntegerField()), "view": serializers.JSONField()}))
+    @extend_schema(operation_id="game_replay_step", parameters=[
+        SEAT, OpenApiParameter("step", integer(1), OpenApiParameter.PATH, description="the position after event n")],
+        responses=inline_serializer("ReplayStep", {
+            "step": serializers.IntegerField(min_value=1), "version": serializers.IntegerField(min_value=0),
+            "to_act": serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=MAX_SEAT)),
+            "view": ViewField(allow_null=True)}))
     def get(self, request, game_id, step):
         if step < 1 or step > self.game.version:
             raise NotFound("no_such_step", f"steps run from 1 to {self.game.version}")

@@ -27,6 +27,7 @@ from api.authentication import PlayerTokenAuthentication
 from api.base import parse_int, refuse_sealed
 from api.errors import error_body
 from api.games import GameEventsApi
+from api.schema import SEAT, integer
 from api.serializers import EventOutputSerializer
 from api.throttles import AuthFailureThrottle
 from games import broadcast, selectors
@@ -293,15 +294,15 @@ async def game_events(request: HttpRequest, game_id) -> HttpResponse:
 
 # -- OpenAPI: drf-spectacular documents DRF classes; these describe the async views above ---------------------
 _SSE = {(200, "text/event-stream"): OpenApiTypes.STR}
-_RESUME = [OpenApiParameter("Last-Event-ID", int, OpenApiParameter.HEADER, required=False,
+_RESUME = [OpenApiParameter("Last-Event-ID", integer(0), OpenApiParameter.HEADER, required=False,
                             description="Resume after this id (sent by EventSource on reconnect)."),
-           OpenApiParameter("after", int, required=False, description="Resume after this id."),
+           OpenApiParameter("after", integer(0), required=False, description="Resume after this id."),
            OpenApiParameter("token", str, required=False,
                             description="The API token, for clients that cannot send Authorization.")]
 
 
 class GameStreamSchema(APIView):
-    @extend_schema(operation_id="game_stream", parameters=[*_RESUME, OpenApiParameter("seat", int, required=False)],
+    @extend_schema(operation_id="game_stream", parameters=[*_RESUME, SEAT],
                    responses={**_SSE, 204: None}, description=(
                        "Server-sent events: each log event (`id: seq`, data as in `/events/`), then `event: head` "
                        "(version, status, to_act, deadlines); `event: end` when the game is over; heartbeats."))

@@ -33,6 +33,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "games",
 ]
 
@@ -52,7 +53,7 @@ ASGI_APPLICATION = "config.asgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [],
+        "DIRS": [BASE_DIR / "config" / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {"context_processors": ["django.template.context_processors.request"]},
     }
@@ -111,8 +112,22 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Tavolo API",
     "DESCRIPTION": "Play, watch and replay traditional Italian card games. Every game is an event log.",
     "VERSION": "1.0.0",
+    # 3.1: action and view schemas are JSON Schema 2020-12 (`const`, `prefixItems`, null as a type).
+    "OAS_VERSION": "3.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "GameStatusEnum": "games.models.Game.Status",
+        "TournamentStatusEnum": "games.tournaments.models.Tournament.Status",
+        "TournamentFormatEnum": "games.tournaments.models.Tournament.Format",
+    },
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "api.schema.postprocess"],
+    # Swagger UI and ReDoc from drf-spectacular-sidecar's static files: the docs work offline.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    # No call to the online validator (Swagger UI's default), which would fail offline.
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
 }
 
 # --- Celery ------------------------------------------------------------------------------------

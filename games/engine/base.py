@@ -91,6 +91,8 @@ class BaseEngine:
     retired_options: Mapping[str, str] = {}
     #: action type -> JSON Schema of the whole action object (with "type", "properties", "required").
     action_schemas: Mapping[str, JSON] = {}
+    #: JSON Schema (2020-12) of what `view` returns, published in the API's schema.
+    view_schema: JSON = {"type": "object"}
     complete_legal_actions: bool = True
 
     # -- options -------------------------------------------------------------------------------
