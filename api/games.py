@@ -176,15 +176,20 @@ class GameDetailApi(GameEndpoint):
         return Response(GameSummarySerializer(self.game, context={"player": self.player}).data)
 
 
+def _answer_invitation(request, game_id, answer) -> Response:
+    """The caller's answer (`services.game_accept` or `game_decline`) to a pending game, and its summary."""
+    player = caller(request)
+    game = answer(game_id=game_id, player=player)
+    return Response(GameSummarySerializer(game, context={"player": player}).data)
+
+
 class GameAcceptApi(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(operation_id="game_accept", request=None, responses=GameSummarySerializer)
     def post(self, request, game_id):
         """Accept the invitation to a game you are seated in; the last acceptance deals it."""
-        player = caller(request)
-        game = services.game_accept(game_id=game_id, player=player)
-        return Response(GameSummarySerializer(game, context={"player": player}).data)
+        return _answer_invitation(request, game_id, services.game_accept)
 
 
 class GameDeclineApi(APIView):
@@ -193,9 +198,7 @@ class GameDeclineApi(APIView):
     @extend_schema(operation_id="game_decline", request=None, responses=GameSummarySerializer)
     def post(self, request, game_id):
         """Decline a pending game you are seated in (its creator may withdraw it too): it is aborted."""
-        player = caller(request)
-        game = services.game_decline(game_id=game_id, player=player)
-        return Response(GameSummarySerializer(game, context={"player": player}).data)
+        return _answer_invitation(request, game_id, services.game_decline)
 
 
 class GameStateApi(GameEndpoint):
