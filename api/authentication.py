@@ -1,9 +1,25 @@
-"""Token authentication that loads the player with the user, saving a query on every request."""
+"""Token authentication that loads the player with the user, saving a query on every request, and refuses
+an address that sent too many bad tokens (`AuthFailureThrottle`) before it looks the token up."""
 
-from rest_framework.authentication import TokenAuthentication
+from rest_framework import exceptions
+from rest_framework.authentication import TokenAuthentication, get_authorization_header
+
+from api.throttles import AuthFailureThrottle
 
 
 class PlayerTokenAuthentication(TokenAuthentication):
+    def authenticate(self, request):
+        words = get_authorization_header(request).split()
+        if not words or words[0].lower() != self.keyword.lower().encode():
+            return None  # no token offered: nothing to refuse or count
+        failures = AuthFailureThrottle()
+        failures.check(request)
+        try:
+            return super().authenticate(request)
+        except exceptions.AuthenticationFailed:
+            failures.record(request)
+            raise
+
     def authenticate_credentials(self, key):
         model = self.get_model()
         token = model.objects.select_related("user__player").filter(key=key).first()

@@ -14,12 +14,18 @@ def caller(request) -> Player | None:
     return getattr(user, "player", None) if user is not None and user.is_authenticated else None
 
 
+# The largest integer a query parameter may carry: PostgreSQL's `integer`, far below bigint, so that no
+# parameter reaches a query as a value the database refuses.
+MAX_INT_PARAM = 2**31 - 1
+
+
 def int_param(request, name: str, default: int | None = None, minimum: int = 0) -> int | None:
     return parse_int(request.query_params.get(name), name, default, minimum)
 
 
-def parse_int(raw: str | None, name: str, default: int | None = None, minimum: int = 0) -> int | None:
-    """A non-negative integer parameter, or a 400 that names it."""
+def parse_int(raw: str | None, name: str, default: int | None = None, minimum: int = 0,
+              maximum: int = MAX_INT_PARAM) -> int | None:
+    """An integer parameter from `minimum` to `maximum`, or a 400 that names it."""
     if raw is None or raw == "":
         return default
     try:
@@ -28,6 +34,8 @@ def parse_int(raw: str | None, name: str, default: int | None = None, minimum: i
         raise BadRequest("invalid_parameter", f"{name} must be an integer") from None
     if value < minimum:
         raise BadRequest("invalid_parameter", f"{name} must be at least {minimum}")
+    if value > maximum:
+        raise BadRequest("invalid_parameter", f"{name} must be at most {maximum}")
     return value
 
 

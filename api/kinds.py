@@ -5,6 +5,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from api.schema import action_schema
 from bots.policies import POLICIES, options_described
 from games.engine import registry
 
@@ -13,12 +14,16 @@ class KindListApi(APIView):
     @extend_schema(operation_id="kind_list", responses=inline_serializer("KindList", {
         "kind": serializers.CharField(), "title": serializers.CharField(),
         "seats": serializers.ListField(child=serializers.IntegerField()),
-        "options": serializers.JSONField(), "actions": serializers.JSONField()}, many=True))
+        "options": serializers.JSONField(),
+        "actions": serializers.DictField(child=serializers.JSONField(),
+                                         help_text="action type -> JSON Schema of the whole action object"),
+        "view": serializers.JSONField(help_text="JSON Schema of the kind's view (as `<Kind>View`)")}, many=True))
     def get(self, request):
         return Response([
             {"kind": e.kind, "title": e.title, "seats": list(e.seats),
              "options": {name: spec.describe() for name, spec in e.options.items()},
-             "actions": dict(e.action_schemas)}
+             "actions": {name: action_schema(e, name) for name in e.action_schemas},
+             "view": e.view_schema}
             for e in registry.engines()
         ])
 

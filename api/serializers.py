@@ -5,27 +5,48 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from api.schema import MAX_SEAT, ref
+from bots.policies import POLICIES
 from games.engine import registry
+from games.engine.schema import card
+from games.models import Game
 
 
-def _all_action_schemas() -> list[dict]:
-    schemas = []
-    for engine in registry.engines():
-        for name, schema in engine.action_schemas.items():
-            schemas.append({**schema, "title": f"{engine.kind}: {name}"})
-    return schemas
+@extend_schema_field({"type": "string", "enum": registry.kinds(), "description": "a game kind (`GET /kinds/`)"})
+class KindField(serializers.CharField):
+    """A kind name; an unknown one is refused by the service (422 `unknown_kind`), so only the schema lists them."""
 
 
-@extend_schema_field({"oneOf": _all_action_schemas(), "description": "An action object of the game's kind; "
-                      "`GET /api/v1/kinds/` lists each kind's schemas, and `legal_actions` in the state holds "
-                      "complete actions that can be sent as they are."})
+@extend_schema_field({"type": "string", "pattern": "^(?:[0-9a-fA-F]{2}){8,64}$",
+                      "description": "hex, 16 to 128 digits (an even number)"})
+class SeedField(serializers.CharField):
+    """A secret seed in hex (checked by the service: 400 `invalid_seed`)."""
+
+
+@extend_schema_field({"type": "string", "pattern": card({c for e in registry.engines() for c in e.card_ids})["pattern"],
+                      "description": "a card id (ARCHITECTURE §4)"})
+class CardField(serializers.CharField):
+    """A card id of some game; whether it belongs to the game is the service's check (422 `invalid_decks`)."""
+
+
+@extend_schema_field({"type": "string", "enum": list(POLICIES), "description": "a bot policy (`GET /bots/`)"})
+class BotField(serializers.CharField):
+    """A bot policy name; an unknown one is refused by the service (422 `unknown_bot`)."""
+
+
+@extend_schema_field(ref("Action"))
 class ActionField(serializers.JSONField):
-    pass
+    """An action object of the game's kind (see `api.schema`)."""
+
+
+@extend_schema_field(ref("View"))
+class ViewField(serializers.JSONField):
+    """The table as the caller may see it, in the shape of the game's kind."""
 
 
 class SeatOutputSerializer(serializers.Serializer):
-    index = serializers.IntegerField()
-    player = serializers.IntegerField(source="player_id", allow_null=True)
+    index = serializers.IntegerField(min_value=0, max_value=MAX_SEAT)
+    player = serializers.IntegerField(source="player_id", allow_null=True, min_value=1)
     name = serializers.SerializerMethodField()
     bot = serializers.CharField(allow_blank=True)
     bot_options = serializers.JSONField(help_text="The bot's options as given at creation, e.g. budget_ms.")
@@ -45,12 +66,12 @@ class GameSummarySerializer(serializers.Serializer):
     to its own players."""
 
     id = serializers.UUIDField()
-    kind = serializers.CharField()
-    status = serializers.CharField()
-    version = serializers.IntegerField()
+    kind = KindField()
+    status = serializers.ChoiceField(choices=Game.Status.choices)
+    version = serializers.IntegerField(min_value=0)
     options = serializers.JSONField()
     seats = SeatOutputSerializer(many=True, source="seats.all")
-    to_act = serializers.ListField(child=serializers.IntegerField())
+    to_act = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=MAX_SEAT))
     result = serializers.SerializerMethodField()
     seed_sha256 = serializers.CharField()
     seed_chosen = serializers.BooleanField(help_text="The creator chose the seed or decks (a game with no other "
@@ -59,13 +80,14 @@ class GameSummarySerializer(serializers.Serializer):
                                            "unless every seated player has accepted.")
     abort_reason = serializers.CharField(allow_blank=True, help_text="Why an aborted game ended: `declined`, "
                                          "`expired`.")
-    turn_seconds = serializers.IntegerField(allow_null=True)
+    turn_seconds = serializers.IntegerField(allow_null=True, min_value=1)
     clock_policy = serializers.CharField(allow_blank=True)
     rated = serializers.BooleanField()
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
 
-    @extend_schema_field({"type": "object", "nullable": True, "description": "null until the game ends"})
+    @extend_schema_field({"type": ["object", "null"], "description": "null until the game ends (and, for a "
+                          "sealed duplicate table, to anyone not seated at it until its round is over)"})
     def get_result(self, game):
         player = self.context.get("player")
         seated = player is not None and any(s.player_id == player.id for s in game.seats.all())
@@ -75,8 +97,8 @@ class GameSummarySerializer(serializers.Serializer):
 
 
 class EventOutputSerializer(serializers.Serializer):
-    seq = serializers.IntegerField()
+    seq = serializers.IntegerField(min_value=1)
     type = serializers.CharField()
-    actor = serializers.IntegerField(allow_null=True)
+    actor = serializers.IntegerField(allow_null=True, min_value=0, max_value=MAX_SEAT)
     data = serializers.JSONField()
     recorded_at = serializers.DateTimeField(required=False)

@@ -27,7 +27,9 @@ from api.authentication import PlayerTokenAuthentication
 from api.base import parse_int, refuse_sealed
 from api.errors import error_body
 from api.games import GameEventsApi
+from api.schema import SEAT, integer
 from api.serializers import EventOutputSerializer
+from api.throttles import AuthFailureThrottle
 from games import broadcast, selectors
 from games.exceptions import ApplicationError, BadRequest, NotFound
 from games.models import Game, Player, Seat
@@ -40,11 +42,18 @@ _datetime = serializers.DateTimeField()  # the API's one date format
 
 
 # -- request parsing ------------------------------------------------------------------------------------
-def _player_for_token(key: str) -> Player:
-    user, _ = PlayerTokenAuthentication().authenticate_credentials(key)
-    player = getattr(user, "player", None)
-    if player is None:
-        raise exceptions.AuthenticationFailed("this token belongs to no player")
+def _player_for_token(request: HttpRequest, key: str) -> Player:
+    """The token's player; an address over its bad-token limit is refused first, and each failure counted."""
+    failures = AuthFailureThrottle()
+    failures.check(request)
+    try:
+        user, _ = PlayerTokenAuthentication().authenticate_credentials(key)
+        player = getattr(user, "player", None)
+        if player is None:
+            raise exceptions.AuthenticationFailed("this token belongs to no player")
+    except exceptions.AuthenticationFailed:
+        failures.record(request)
+        raise
     return player
 
 
@@ -58,7 +67,7 @@ async def _caller(request: HttpRequest) -> Player | None:
         key = words[1]
     elif request.GET.get("token"):
         key = request.GET["token"]
-    return await sync_to_async(_player_for_token)(key) if key else None
+    return await sync_to_async(_player_for_token)(request, key) if key else None
 
 
 def _int(raw: str | None, name: str, default: int = 0) -> int:
@@ -78,6 +87,12 @@ def _error(error: Exception) -> JsonResponse:
         return JsonResponse(error_body(error.code, error.detail, **error.extra), status=error.status)
     if isinstance(error, exceptions.AuthenticationFailed):
         return JsonResponse(error_body("invalid_token", str(error.detail)), status=401)
+    if isinstance(error, exceptions.Throttled):
+        extra = {"retry_after": error.wait} if error.wait is not None else {}
+        response = JsonResponse(error_body("throttled", str(error.detail), **extra), status=429)
+        if error.wait is not None:
+            response["Retry-After"] = str(error.wait)
+        return response
     raise error
 
 
@@ -195,7 +210,7 @@ async def game_stream(request: HttpRequest, game_id) -> HttpResponse:
         game, seats = await sync_to_async(_load_game)(game_id)
         seat = _viewer(game, seats, player, None if requested < 0 else requested)
         refuse_sealed(game, seat)
-    except (ApplicationError, exceptions.AuthenticationFailed) as error:
+    except (ApplicationError, exceptions.AuthenticationFailed, exceptions.Throttled) as error:
         return _error(error)
     if game.is_over and after >= game.version:
         return HttpResponse(status=204)  # nothing will ever come: tells EventSource not to reconnect
@@ -234,7 +249,7 @@ async def player_stream(request: HttpRequest) -> HttpResponse:
     try:
         player = await _caller(request)
         after = _resume_point(request)
-    except (ApplicationError, exceptions.AuthenticationFailed) as error:
+    except (ApplicationError, exceptions.AuthenticationFailed, exceptions.Throttled) as error:
         return _error(error)
     if player is None:
         return JsonResponse(error_body("not_authenticated", "send Authorization: Token <key> (or ?token=)"),
@@ -279,15 +294,15 @@ async def game_events(request: HttpRequest, game_id) -> HttpResponse:
 
 # -- OpenAPI: drf-spectacular documents DRF classes; these describe the async views above ---------------------
 _SSE = {(200, "text/event-stream"): OpenApiTypes.STR}
-_RESUME = [OpenApiParameter("Last-Event-ID", int, OpenApiParameter.HEADER, required=False,
+_RESUME = [OpenApiParameter("Last-Event-ID", integer(0), OpenApiParameter.HEADER, required=False,
                             description="Resume after this id (sent by EventSource on reconnect)."),
-           OpenApiParameter("after", int, required=False, description="Resume after this id."),
+           OpenApiParameter("after", integer(0), required=False, description="Resume after this id."),
            OpenApiParameter("token", str, required=False,
                             description="The API token, for clients that cannot send Authorization.")]
 
 
 class GameStreamSchema(APIView):
-    @extend_schema(operation_id="game_stream", parameters=[*_RESUME, OpenApiParameter("seat", int, required=False)],
+    @extend_schema(operation_id="game_stream", parameters=[*_RESUME, SEAT],
                    responses={**_SSE, 204: None}, description=(
                        "Server-sent events: each log event (`id: seq`, data as in `/events/`), then `event: head` "
                        "(version, status, to_act, deadlines); `event: end` when the game is over; heartbeats."))

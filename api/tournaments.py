@@ -8,25 +8,31 @@ import io
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
-from rest_framework.pagination import LimitOffsetPagination
-from rest_framework.permissions import IsAuthenticated
+from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.base import caller, int_param
+from api.pagination import Pagination
+from api.schema import MAX_SEAT, PAGE, integer, paginated
+from api.serializers import BotField, KindField, SeedField
+from api.throttles import TournamentCreateThrottle
+from games.engine import registry
 from games.tournaments import selectors, services
 from games.tournaments.models import Tournament
 
+ROUND = OpenApiParameter("round", integer(1, services.MAX_ROUNDS),
+                         description="standings after this round (default: the latest)")
 STANDING_COLUMNS = ["rank", "number", "name", "points", "game_points", "buchholz", "sonneborn_berger", "played",
                     "wins", "byes", "stage"]
 
 
 class EntrantOutputSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    number = serializers.IntegerField()
+    id = serializers.IntegerField(min_value=1)
+    number = serializers.IntegerField(min_value=1)
     name = serializers.CharField()
-    player = serializers.IntegerField(source="player_id", allow_null=True)
+    player = serializers.IntegerField(source="player_id", allow_null=True, min_value=1)
     bot = serializers.CharField(allow_blank=True)
 
 
@@ -34,14 +40,14 @@ class TournamentOutputSerializer(serializers.Serializer):
     id = serializers.UUIDField()
     name = serializers.CharField()
     kind = serializers.CharField()
-    format = serializers.CharField()
+    format = serializers.ChoiceField(choices=Tournament.Format.choices)
     options = serializers.JSONField()
-    table_size = serializers.IntegerField()
-    rounds = serializers.IntegerField(allow_null=True)
-    turn_seconds = serializers.IntegerField(allow_null=True)
-    status = serializers.CharField()
-    organiser = serializers.IntegerField(source="organiser_id", allow_null=True)
-    current_round = serializers.IntegerField()
+    table_size = serializers.IntegerField(min_value=1, max_value=16)
+    rounds = serializers.IntegerField(allow_null=True, min_value=1)
+    turn_seconds = serializers.IntegerField(allow_null=True, min_value=1)
+    status = serializers.ChoiceField(choices=Tournament.Status.choices)
+    organiser = serializers.IntegerField(source="organiser_id", allow_null=True, min_value=1)
+    current_round = serializers.IntegerField(min_value=0)
     entrants = EntrantOutputSerializer(many=True, source="entrant_list")
     seed = serializers.SerializerMethodField()
     created_at = serializers.DateTimeField()
@@ -59,39 +65,40 @@ def _tournament_body(tournament: Tournament) -> dict:
 
 
 class TournamentListCreateApi(APIView):
+    throttle_classes = [TournamentCreateThrottle]
+
     class TournamentCreateInputSerializer(serializers.Serializer):
         name = serializers.CharField(required=False, max_length=80)
-        kind = serializers.CharField(max_length=32)
+        kind = KindField(max_length=32)
         format = serializers.ChoiceField(choices=Tournament.Format.choices)
         rounds = serializers.IntegerField(required=False, min_value=1, max_value=services.MAX_ROUNDS)
         options = serializers.DictField(required=False, default=dict)
         table_size = serializers.IntegerField(required=False, min_value=1, max_value=16)
         turn_seconds = serializers.IntegerField(required=False, min_value=1, max_value=services.MAX_TURN_SECONDS)
-        seed = serializers.CharField(required=False, max_length=128)
+        seed = SeedField(required=False, max_length=128)
 
     class TournamentListOutputSerializer(serializers.Serializer):
         id = serializers.UUIDField()
         name = serializers.CharField()
         kind = serializers.CharField()
-        format = serializers.CharField()
-        status = serializers.CharField()
-        table_size = serializers.IntegerField()
-        rounds = serializers.IntegerField(allow_null=True)
-        current_round = serializers.IntegerField()
+        format = serializers.ChoiceField(choices=Tournament.Format.choices)
+        status = serializers.ChoiceField(choices=Tournament.Status.choices)
+        table_size = serializers.IntegerField(min_value=1, max_value=16)
+        rounds = serializers.IntegerField(allow_null=True, min_value=1)
+        current_round = serializers.IntegerField(min_value=0)
         created_at = serializers.DateTimeField()
 
-    def get_permissions(self):
-        return [IsAuthenticated()] if self.request.method == "POST" else []
+    permission_classes = [IsAuthenticatedOrReadOnly]
 
-    @extend_schema(operation_id="tournament_list", parameters=[OpenApiParameter("status", str),
-                                                               OpenApiParameter("kind", str)],
-                   responses=TournamentListOutputSerializer(many=True))
+    @extend_schema(operation_id="tournament_list", parameters=[
+        OpenApiParameter("status", str, enum=Tournament.Status.values), OpenApiParameter("kind", str), *PAGE],
+        responses=paginated("PaginatedTournamentList", TournamentListOutputSerializer(many=True)))
     def get(self, request):
         wanted = request.query_params.get("status")
         if wanted and wanted not in Tournament.Status.values:
             raise serializers.ValidationError({"status": [f"must be one of {Tournament.Status.values}"]})
         tournaments = selectors.tournament_list(status=wanted, kind=request.query_params.get("kind"))
-        paginator = LimitOffsetPagination()
+        paginator = Pagination()
         page = paginator.paginate_queryset(tournaments, request, view=self)
         return paginator.get_paginated_response(self.TournamentListOutputSerializer(page, many=True).data)
 
@@ -114,7 +121,7 @@ class TournamentEntrantsApi(APIView):
     permission_classes = [IsAuthenticated]
 
     class TournamentRegisterInputSerializer(serializers.Serializer):
-        bot = serializers.CharField(required=False, max_length=32,
+        bot = BotField(required=False, max_length=32,
                                     help_text="organiser only: add a bot entrant instead of registering yourself")
 
     @extend_schema(operation_id="tournament_register", request=TournamentRegisterInputSerializer,
@@ -150,7 +157,7 @@ class TournamentCancelApi(APIView):
 
 class TournamentRoundsApi(APIView):
     @extend_schema(operation_id="tournament_rounds", responses=inline_serializer("TournamentRound", {
-        "number": serializers.IntegerField(), "finished": serializers.BooleanField(),
+        "number": serializers.IntegerField(min_value=1), "finished": serializers.BooleanField(),
         "tables": serializers.ListField(child=serializers.JSONField()),
         "byes": serializers.ListField(child=serializers.JSONField())}, many=True))
     def get(self, request, tournament_id):
@@ -175,11 +182,10 @@ class TournamentStandingsApi(APIView):
     renderer_classes = [JSONRenderer, StandingsCsvRenderer]
 
     @extend_schema(operation_id="tournament_standings", parameters=[
-        OpenApiParameter("round", int, description="standings after this round (default: the latest)"),
-        OpenApiParameter("format", str, enum=["json", "csv"])],
+        ROUND, OpenApiParameter("format", str, enum=["json", "csv"])],
         responses=inline_serializer("TournamentStandings", {
             "tournament": serializers.UUIDField(), "format": serializers.CharField(),
-            "round": serializers.IntegerField(), "final": serializers.BooleanField(),
+            "round": serializers.IntegerField(min_value=0), "final": serializers.BooleanField(),
             "standings": serializers.ListField(child=serializers.JSONField())}))
     def get(self, request, tournament_id, **kwargs):
         """Rank, points and tie-breaks of every entrant; `?format=csv` (or `/standings.csv`) for a CSV."""
@@ -193,16 +199,23 @@ class TournamentStandingsApi(APIView):
 
     def handle_exception(self, exc):
         """Errors are JSON whatever format was asked for."""
+        self._answer_json()
+        return super().handle_exception(exc)
+
+    def options(self, request, *args, **kwargs):
+        """The endpoint's description is JSON too: the CSV renderer knows only standings."""
+        self._answer_json()
+        return super().options(request, *args, **kwargs)
+
+    def _answer_json(self) -> None:
         self.request.accepted_renderer = JSONRenderer()
         self.request.accepted_media_type = JSONRenderer.media_type
-        return super().handle_exception(exc)
 
 
 class TournamentStandingsCsvApi(TournamentStandingsApi):
     renderer_classes = [StandingsCsvRenderer]
 
-    @extend_schema(operation_id="tournament_standings_csv", parameters=[
-        OpenApiParameter("round", int, description="standings after this round (default: the latest)")],
+    @extend_schema(operation_id="tournament_standings_csv", parameters=[ROUND],
         responses={(200, "text/csv"): str})
     def get(self, request, tournament_id, **kwargs):
         """The standings as CSV: rank, number, name, points and tie-breaks."""
@@ -211,17 +224,19 @@ class TournamentStandingsCsvApi(TournamentStandingsApi):
 
 class RatingLeaderboardApi(APIView):
     class RatingOutputSerializer(serializers.Serializer):
-        player = serializers.IntegerField(source="player_id")
+        player = serializers.IntegerField(source="player_id", min_value=1)
         name = serializers.CharField(source="player.name")
         rating = serializers.FloatField(source="ordinal")
         mu = serializers.FloatField()
         sigma = serializers.FloatField()
-        games = serializers.IntegerField()
+        games = serializers.IntegerField(min_value=0)
 
-    @extend_schema(operation_id="rating_leaderboard", responses=RatingOutputSerializer(many=True))
+    @extend_schema(operation_id="rating_leaderboard", parameters=[
+        OpenApiParameter("kind", {"type": "string", "enum": registry.kinds()}, OpenApiParameter.PATH), *PAGE],
+                   responses=paginated("PaginatedRatingList", RatingOutputSerializer(many=True)))
     def get(self, request, kind):
         """Players by rating (mu - 3 sigma, openskill Plackett-Luce) at one game kind, best first."""
-        paginator = LimitOffsetPagination()
+        paginator = Pagination()
         page = paginator.paginate_queryset(selectors.rating_leaderboard(kind=kind), request, view=self)
         return paginator.get_paginated_response(self.RatingOutputSerializer(page, many=True).data)
 
@@ -230,8 +245,8 @@ class PlayerRatingsApi(APIView):
     class PlayerRatingChangeOutputSerializer(serializers.Serializer):
         game = serializers.UUIDField(source="game_id")
         kind = serializers.CharField()
-        seat = serializers.IntegerField()
-        place = serializers.IntegerField()
+        seat = serializers.IntegerField(min_value=0, max_value=MAX_SEAT)
+        place = serializers.IntegerField(min_value=1)
         rating = serializers.FloatField(source="ordinal")
         mu = serializers.FloatField()
         sigma = serializers.FloatField()
@@ -244,11 +259,12 @@ class PlayerRatingsApi(APIView):
         rating = serializers.FloatField(source="ordinal")
         mu = serializers.FloatField()
         sigma = serializers.FloatField()
-        games = serializers.IntegerField()
+        games = serializers.IntegerField(min_value=0)
 
-    @extend_schema(operation_id="player_ratings", parameters=[OpenApiParameter("kind", str)],
+    @extend_schema(operation_id="player_ratings", parameters=[
+        OpenApiParameter("kind", str), OpenApiParameter("player_id", integer(1), OpenApiParameter.PATH)],
                    responses=inline_serializer("PlayerRatings", {
-                       "player": serializers.IntegerField(), "name": serializers.CharField(),
+                       "player": serializers.IntegerField(min_value=1), "name": serializers.CharField(),
                        "ratings": PlayerRatingOutputSerializer(many=True),
                        "history": PlayerRatingChangeOutputSerializer(many=True)}))
     def get(self, request, player_id):

@@ -5,6 +5,8 @@ from __future__ import annotations
 import logging
 import random
 
+from django.conf import settings
+
 from bots import policies
 from bots.selectors import bot_turn
 from games import selectors, services
@@ -27,7 +29,7 @@ def bot_play_turn(*, game_id: str, version: int, tail: list[list] | None = None)
         return False
     seat = acting[0]
     rng = random.Random(f"{game.id}:{version}:{seat}")
-    action = policies.choose(bots[seat].bot, engine, position.state, seat, rng, bots[seat].bot_options)
+    action = policies.choose(bots[seat].bot, engine, position.state, seat, rng, _capped(bots[seat].bot_options))
     try:
         services.game_apply_seat_action(game=game, seat=seat, action=action, expected_version=version, seats=seats)
     except ApplicationError as refused:
@@ -35,3 +37,13 @@ def bot_play_turn(*, game_id: str, version: int, tail: list[list] | None = None)
         log.info("bot turn %s@%s not played: %s", game_id, version, refused.code)
         return False
     return True
+
+
+def _capped(options: dict) -> dict:
+    """The seat's options with `budget_ms` cut to MAX_BOT_BUDGET_MS: a game created before the limit was
+    lowered does not hold a worker longer than the server now allows."""
+    budget = options.get("budget_ms")
+    if isinstance(budget, int) and budget > settings.MAX_BOT_BUDGET_MS:
+        return {**options, "budget_ms": settings.MAX_BOT_BUDGET_MS}
+    return options
+

@@ -1,7 +1,9 @@
-"""The embedded default's task worker: a Celery worker thread on the in-memory broker.
+"""The embedded default's task workers: Celery worker threads on the in-memory broker, one per queue.
 
-Used only when CELERY_BROKER_URL is unset, so that one process serves the API and plays bot seats. The beat
-schedule (the outbox sweep) runs beside it in a daemon thread.
+Used only when CELERY_BROKER_URL is unset, so that one process serves the API and plays bot seats. One thread
+serves the default queue and one the search bots' queue (BOT_SEARCH_QUEUE), so that a search bot thinking
+never holds up the other games' bots, as with production's two workers. The beat schedule (the outbox
+sweep) runs beside them in a daemon thread.
 """
 
 from __future__ import annotations
@@ -9,22 +11,24 @@ from __future__ import annotations
 import logging
 
 log = logging.getLogger(__name__)
-_context = None  # the worker's context manager: dropping it would stop the worker
+_contexts: list = []  # the workers' context managers: dropping them would stop the workers
 
 
 def start_embedded_worker() -> None:
-    """Start (once) a solo-pool worker thread consuming the in-memory broker of this process."""
-    global _context
-    if _context is not None:
+    """Start (once) a solo-pool worker thread per queue, consuming the in-memory broker of this process."""
+    if _contexts:
         return
     from celery.contrib.testing.worker import start_worker
+    from django.conf import settings
 
     from config.celery import app
 
-    context = start_worker(app, pool="solo", concurrency=1, perform_ping_check=False, loglevel="WARNING",
-                           shutdown_timeout=5)
-    context.__enter__()  # lives as long as the process; the thread is a daemon
-    _context = context
+    for queue in (settings.CELERY_TASK_DEFAULT_QUEUE, settings.BOT_SEARCH_QUEUE):
+        # Started one after the other: each consumer binds to the queue selected for it before the next.
+        context = start_worker(app, pool="solo", concurrency=1, perform_ping_check=False, loglevel="WARNING",
+                               shutdown_timeout=5, queues=[queue], hostname=f"embedded-{queue}@localhost")
+        context.__enter__()  # lives as long as the process; the thread is a daemon
+        _contexts.append(context)
     _start_beat(app)
     log.info("embedded task worker started (in-memory broker)")
 

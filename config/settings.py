@@ -7,6 +7,7 @@ command serves everything. Production sets DATABASE_URL (PostgreSQL) and CELERY_
 from pathlib import Path
 
 import environ
+from kombu import Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -32,7 +33,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
-    "pgtrigger",
+    "drf_spectacular_sidecar",
     "games",
 ]
 
@@ -52,7 +53,7 @@ ASGI_APPLICATION = "config.asgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [],
+        "DIRS": [BASE_DIR / "config" / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {"context_processors": ["django.template.context_processors.request"]},
     }
@@ -77,20 +78,56 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["api.authentication.PlayerTokenAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "api.pagination.Pagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
     "UNAUTHENTICATED_USER": None,
+    # Client address for the per-IP throttles: REMOTE_ADDR unless this many trusted proxies put theirs in
+    # X-Forwarded-For (DRF's default, None, would trust whatever address a client writes there).
+    "NUM_PROXIES": env.int("THROTTLE_NUM_PROXIES", default=0),
 }
+
+# --- Throttles and quotas (docs: README "Limits") -------------------------------------------------
+# Counters live in the cache: CACHE_URL (django-environ), local memory by default (one process: the
+# embedded server), Redis when several web processes must share them, e.g. redis://redis:6379/1.
+_CACHE_URL = env("CACHE_URL", default="locmemcache://")
+CACHES = {"default": env.cache_url_config(
+    _CACHE_URL, backend="django.core.cache.backends.redis.RedisCache" if _CACHE_URL.startswith("redis") else None)}
+# "<n>/<s|min|hour|day>"; "off" disables one. Read at each request (api.throttles), so tests may change them.
+THROTTLE_RATES = {
+    "register": env("THROTTLE_REGISTER", default="20/hour"),  # POST /players/, per client address
+    "game_create": env("THROTTLE_GAME_CREATE", default="60/hour"),  # POST /games/, per player
+    "action": env("THROTTLE_ACTION", default="300/min"),  # POST /games/{id}/actions/, per player
+    "tournament_create": env("THROTTLE_TOURNAMENT_CREATE", default="10/hour"),  # POST /tournaments/, per player
+    "auth_failure": env("THROTTLE_AUTH_FAILURE", default="30/min"),  # bad tokens, per client address
+}
+# Active games a player may have created or sit in when creating another one.
+MAX_ACTIVE_GAMES_PER_PLAYER = env.int("MAX_ACTIVE_GAMES_PER_PLAYER", default=20)
+# A clock-bound bot's (search) thinking time per move; larger budgets are refused at creation and cut at play.
+MAX_BOT_BUDGET_MS = env.int("MAX_BOT_BUDGET_MS", default=5000)
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Tavolo API",
     "DESCRIPTION": "Play, watch and replay traditional Italian card games. Every game is an event log.",
     "VERSION": "1.0.0",
+    # 3.1: action and view schemas are JSON Schema 2020-12 (`const`, `prefixItems`, null as a type).
+    "OAS_VERSION": "3.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "GameStatusEnum": "games.models.Game.Status",
+        "TournamentStatusEnum": "games.tournaments.models.Tournament.Status",
+        "TournamentFormatEnum": "games.tournaments.models.Tournament.Format",
+    },
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "api.schema.postprocess"],
+    # Swagger UI and ReDoc from drf-spectacular-sidecar's static files: the docs work offline.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    # No call to the online validator (Swagger UI's default), which would fail offline.
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
 }
 
 # --- Celery ------------------------------------------------------------------------------------
@@ -101,6 +138,12 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_IGNORE_RESULT = True
+# Two queues, so that bots thinking by the clock never hold up the rest: turns of a bot that takes
+# `budget_ms` (search) go to BOT_SEARCH_QUEUE, every other task to the default queue. A worker started
+# without -Q consumes both; production runs one worker per queue (docker/compose.yaml).
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+BOT_SEARCH_QUEUE = env("BOT_SEARCH_QUEUE", default="bots.search")
+CELERY_TASK_QUEUES = [Queue(name, routing_key=name) for name in (CELERY_TASK_DEFAULT_QUEUE, BOT_SEARCH_QUEUE)]
 # A worker keeps its database connection for this many tasks (Celery's Django fixup closes it after every
 # task otherwise: a new PostgreSQL connection per bot move); config.celery drops one that broke meanwhile.
 CELERY_DB_REUSE_MAX = env.int("CELERY_DB_REUSE_MAX", default=100)

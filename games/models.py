@@ -2,13 +2,15 @@
 
 The log is the truth. `Game.version/status/to_act/result` are a head row kept in step with the log in
 the same transaction (for listing and optimistic checks); deleting every snapshot changes no answer.
+In PostgreSQL, triggers (migration 0005_append_only_guards) keep the log append-only for every role and
+refuse to rewrite what a game was created with (seed, decks, kind, options...), to lower its version or to
+reopen it; `docker/postgres/roles.sql` gives the application a role without UPDATE/DELETE on the log.
 """
 
 from __future__ import annotations
 
 import uuid
 
-import pgtrigger
 from django.conf import settings
 from django.db import models
 
@@ -102,7 +104,8 @@ class Seat(models.Model):
 
 
 class Event(models.Model):
-    """One fact of one game. Rows are never updated or deleted (a trigger refuses it in PostgreSQL)."""
+    """One fact of one game. Rows are never updated or deleted: besides `save`/`delete` here, PostgreSQL
+    triggers refuse it to every role, and TRUNCATE to all but the owner (migration 0005_append_only_guards)."""
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events", db_index=False)
     seq = models.PositiveIntegerField()
@@ -117,9 +120,6 @@ class Event(models.Model):
     class Meta:
         ordering = ["game", "seq"]
         constraints = [models.UniqueConstraint(fields=["game", "seq"], name="event_game_seq_unique")]
-        triggers = [
-            pgtrigger.Protect(name="event_append_only", operation=pgtrigger.Update | pgtrigger.Delete),
-        ]
 
     def save(self, *args, **kwargs):
         if self.pk is not None and not kwargs.get("force_insert"):
@@ -161,7 +161,8 @@ class IdempotencyRecord(models.Model):
 
 class Notification(models.Model):
     """A message to one player (your turn, a game started or finished, a tournament pairing), numbered per
-    player without gaps so that a stream client resumes with Last-Event-ID. Rows are never changed."""
+    player without gaps so that a stream client resumes with Last-Event-ID. Rows are never changed (the same
+    PostgreSQL triggers as for `Event`)."""
 
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="notifications", db_index=False)
     seq = models.PositiveIntegerField()
@@ -172,9 +173,6 @@ class Notification(models.Model):
     class Meta:
         ordering = ["player", "seq"]
         constraints = [models.UniqueConstraint(fields=["player", "seq"], name="notification_player_seq_unique")]
-        triggers = [
-            pgtrigger.Protect(name="notification_append_only", operation=pgtrigger.Update | pgtrigger.Delete),
-        ]
 
 
 class Job(models.Model):
@@ -187,6 +185,7 @@ class Job(models.Model):
     key = models.CharField(max_length=120, unique=True)
     task = models.CharField(max_length=120)
     args = models.JSONField(default=list)
+    queue = models.CharField(max_length=60, blank=True)  # the Celery queue; blank: the default one
     due_at = models.DateTimeField()  # not to run before (the broker's eta)
     resend_at = models.DateTimeField()  # handed again by the sweep if not done by then
     done_at = models.DateTimeField(null=True, blank=True)

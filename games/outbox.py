@@ -35,7 +35,8 @@ class Work:
     """A job to record: task name, its stored positional arguments, its key; `due_at` (None: now) is the
     earliest it may run; `resend_after` (default JOB_RESEND_SECONDS) how long past `due_at` it may wait
     before the sweep takes it for lost; `extra` keyword arguments for the first hand-over only (not stored:
-    a warm worker's shortcut, never needed for the work itself)."""
+    a warm worker's shortcut, never needed for the work itself); `queue` the Celery queue (None: the
+    default one)."""
 
     task: str
     args: list
@@ -43,6 +44,7 @@ class Work:
     due_at: datetime | None = None
     resend_after: float | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    queue: str | None = None
 
 
 def schedule(works: list[Work]) -> None:
@@ -55,7 +57,7 @@ def schedule(works: list[Work]) -> None:
     for work in works:
         due = work.due_at or now
         delay = settings.JOB_RESEND_SECONDS if work.resend_after is None else work.resend_after
-        rows.append(Job(key=work.key, task=work.task, args=work.args, due_at=due,
+        rows.append(Job(key=work.key, task=work.task, args=work.args, queue=work.queue or "", due_at=due,
                         resend_at=due + timedelta(seconds=delay), created_at=now))
     Job.objects.bulk_create(rows, ignore_conflicts=True)
     transaction.on_commit(partial(dispatch, works), robust=True)
@@ -70,7 +72,7 @@ def dispatch(works: list[Work], *, expires: float | None = None) -> int:
         eta = work.due_at if work.due_at is not None and work.due_at > now else None
         try:
             _task(work.task).apply_async(work.args, {**work.extra, "job": work.key}, eta=eta, expires=expires,
-                                             retry_policy=_PUBLISH_RETRY)
+                                             queue=work.queue or None, retry_policy=_PUBLISH_RETRY)
         except Exception as error:  # noqa: BLE001 - any broker error: the job waits in the outbox
             log.warning("could not hand %d job(s) to the broker (first %s: %r); the sweep will resend them",
                         len(works) - sent, work.key, error)
@@ -107,7 +109,7 @@ def jobs_resend(*, now: datetime | None = None, everything: bool = False, limit:
             if job.due_at <= now:
                 job.due_at, job.resend_at, job.attempts = now, now + delay, job.attempts + 1
                 overdue.append(job)
-            works.append(Work(job.task, job.args, job.key, due_at=job.due_at))
+            works.append(Work(job.task, job.args, job.key, due_at=job.due_at, queue=job.queue or None))
         Job.objects.bulk_update(overdue, ["due_at", "resend_at", "attempts"])
         # A copy still queued when the next resend is due is dropped: copies do not pile up while no worker runs.
         expires = max(settings.JOB_RESEND_SECONDS, settings.JOB_SWEEP_SECONDS) * 2

@@ -17,6 +17,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
@@ -112,6 +113,7 @@ def game_create(*, creator: Player, kind: str, seats: list[dict], options: dict 
     invited, and nothing is dealt until each has accepted (`game_accept`). A chosen `seed` or `decks` would
     let the creator know the others' cards, so they are refused unless no other person is seated, and such a
     game is never rated."""
+    _check_active_game_quota(creator)
     invited = {s["player"] for s in seats if "player" in s and s["player"] != creator.id}
     chosen = seed is not None or bool(decks)
     if chosen and invited:
@@ -166,6 +168,7 @@ def game_open(*, kind: str, seats: list[dict], creator: Player | None = None, op
              accepted_at=None if s.player is not None and s.player.id in invited else now)
         for i, s in enumerate(specs)])
     if pending:
+        _set_up(game)
         about = {"game": str(game.id), "kind": kind, "by": creator.name if creator else None,
                  "expires_at": game.expires_at.isoformat()}
         notifications.notify_each([(s.player_id, notifications.GAME_INVITATION, {**about, "seat": s.index})
@@ -178,16 +181,41 @@ def game_open(*, kind: str, seats: list[dict], creator: Player | None = None, op
 
 def _deal(game: Game, seats: list[Seat]) -> None:
     """Record the set-up (`game.created`, the shuffles and deals): the game begins."""
+    position, events = _set_up(game)
+    _append(game, Position(None, 0, 0), [_created_event(game, seats), *events], position, seats)
+
+
+def _set_up(game: Game) -> tuple[Position, list[EngineEvent]]:
+    """The game's set-up events from its seed and decks, or a 422 if its options or decks cannot be dealt
+    (checked at creation too for a pending game, so that nobody accepts a game that cannot start)."""
     engine = selectors.engine_for(game)
-    chance = Chance(game.seed, game.decks)
-    position, events = begin(engine, game.seat_count, game.options, chance, Position(None, 1, 0))
+    try:
+        position, events = begin(engine, game.seat_count, game.options, Chance(game.seed, game.decks),
+                                 Position(None, 1, 0))
+    except InvalidOptions as error:
+        raise Unprocessable(error.code, error.message) from None
     used = [e for e in events if e.type == "shuffle" and e.data["n"] < len(game.decks)]
     for event in used:
         if event.data["source"] != "decks":
             n = event.data["n"]
             raise Unprocessable("invalid_decks", f"decks[{n}] is not a permutation of the {len(event.data['cards'])} "
                                                  f"cards that shuffle {n} ({event.data['purpose']}) covers")
-    _append(game, Position(None, 0, 0), [_created_event(game, seats), *events], position, seats)
+    return position, events
+
+
+def _check_active_game_quota(creator: Player) -> None:
+    """A player creates a game only while fewer than MAX_ACTIVE_GAMES_PER_PLAYER games are open for them: the
+    pending and active games they created, and the active games they play in. Invitations they have not
+    accepted do not count, so nobody can fill another player's quota. Their row is locked first, so parallel
+    creations are counted one after the other."""
+    limit = settings.MAX_ACTIVE_GAMES_PER_PLAYER
+    list(Player.objects.select_for_update().filter(pk=creator.pk).values_list("pk"))
+    open_statuses = (Game.Status.PENDING, Game.Status.ACTIVE)
+    active = (Game.objects.filter(Q(created_by=creator, status__in=open_statuses)
+                                  | Q(seats__player=creator, status=Game.Status.ACTIVE)).distinct().count())
+    if active >= limit:
+        raise Conflict("too_many_active_games", f"you have {active} active games (at most {limit}): finish one "
+                                                "before creating another", limit=limit)
 
 
 def _check_rated(rated: bool | None, specs: list[SeatSpec]) -> bool:
@@ -200,7 +228,7 @@ def _check_rated(rated: bool | None, specs: list[SeatSpec]) -> bool:
 
 def game_unseal(*, game_ids: list) -> None:
     """Make the logs of these (finished) sealed games public like any finished game's."""
-    Game.objects.filter(pk__in=game_ids, sealed=True).update(sealed=False)
+    Game.objects.filter(pk__in=game_ids, sealed=True).update(sealed=False, updated_at=timezone.now())
 
 
 # -- invitations -------------------------------------------------------------------------------------
@@ -386,7 +414,7 @@ def _append(game: Game, before: Position, events: list[EngineEvent], after: Posi
 
 _MOVE_HEAD_AND_INSERT = """
     WITH head AS (
-        UPDATE {game} SET version = %s, status = %s, to_act = %s::jsonb, result = %s::jsonb
+        UPDATE {game} SET version = %s, status = %s, to_act = %s::jsonb, result = %s::jsonb, updated_at = %s
         WHERE id = %s AND version = %s AND status = %s
         RETURNING id),
     appended AS (
@@ -402,13 +430,18 @@ def _move_head_and_insert(game: Game, expected: int, rows: list[Event], **head: 
     """Move the head of the active `game` from version `expected` to `head` and insert `rows`; False (nothing
     written) if it is no longer there. The head moves first: its row lock keeps any other writer of the game
     waiting until we commit (it then finds the version moved), so the insert cannot clash and needs no
-    savepoint. On PostgreSQL both are one statement, else two."""
+    savepoint. On PostgreSQL both are one statement, else two. A queryset update skips `auto_now`: the head's
+    `updated_at` is set here, on both paths."""
+    head["updated_at"] = timezone.now()
     if connection.vendor == "postgresql" and rows:
-        return _move_head_and_insert_postgres(game, expected, rows, **head)
-    moved = Game.objects.filter(pk=game.pk, version=expected, status=Game.Status.ACTIVE).update(**head)
+        moved = _move_head_and_insert_postgres(game, expected, rows, **head)
+    else:
+        moved = bool(Game.objects.filter(pk=game.pk, version=expected, status=Game.Status.ACTIVE).update(**head))
+        if moved:
+            Event.objects.bulk_create(rows)
     if moved:
-        Event.objects.bulk_create(rows)
-    return bool(moved)
+        game.updated_at = head["updated_at"]
+    return moved
 
 
 def _move_head_and_insert_postgres(game: Game, expected: int, rows: list[Event], **head: Any) -> bool:
@@ -418,9 +451,10 @@ def _move_head_and_insert_postgres(game: Game, expected: int, rows: list[Event],
     def jsonb(value: Any) -> str | None:
         return None if value is None else json.dumps(value)
 
-    recorded_at = timezone.now()
-    params: list[Any] = [head["version"], head["status"], json.dumps(head["to_act"]), jsonb(head["result"]), game.pk,
-                         expected, Game.Status.ACTIVE, Event._meta.get_field("schema_version").default, recorded_at]
+    recorded_at = head["updated_at"]
+    params: list[Any] = [head["version"], head["status"], json.dumps(head["to_act"]), jsonb(head["result"]),
+                         head["updated_at"], game.pk, expected, Game.Status.ACTIVE,
+                         Event._meta.get_field("schema_version").default, recorded_at]
     for row in rows:
         params += [row.seq, row.type, row.actor, json.dumps(row.data), jsonb(row.public), jsonb(row.visible_to)]
     values = ", ".join(["(%s::integer, %s::varchar, %s::smallint, %s::text, %s::text, %s::text)"] * len(rows))
@@ -452,13 +486,18 @@ def _after_append(game: Game, result: dict | None, to_act: list[int], seats: lis
 
 
 def _bot_job(game: Game, to_act: list[int], seats: list[Seat], tail: list[list] | None) -> outbox.Work | None:
-    """The bot turn, if a bot seat is to act: taken for lost BOT_STALL_SECONDS plus that bot's budget after."""
+    """The bot turn, if a bot seat is to act: taken for lost BOT_STALL_SECONDS plus that bot's budget after;
+    on that bot's queue (see bots.tasks)."""
     acting = [seat for seat in seats if seat.bot and seat.index in to_act]
     if not acting:
         return None
+    from bots.tasks import bot_turn_queue
+
     budget = max(bot_budget_seconds(seat.bot_options) for seat in acting)
+    first = min(acting, key=lambda seat: seat.index).bot  # the one a worker plays, on its bot's queue
     return outbox.Work("bots.tasks.play_bot_turn", [str(game.id), game.version], f"bot:{game.id}:{game.version}",
-                       resend_after=settings.BOT_STALL_SECONDS + budget, extra={"tail": tail})
+                       resend_after=settings.BOT_STALL_SECONDS + budget, extra={"tail": tail},
+                       queue=bot_turn_queue(first))
 
 
 def _finished_jobs(game: Game) -> list[outbox.Work]:
@@ -523,6 +562,20 @@ def _clock_jobs(game: Game, seats: list[Seat]) -> list[outbox.Work]:
 # -- idempotency -------------------------------------------------------------------------------------
 def request_fingerprint(*, method: str, path: str, body: Any) -> str:
     return hashlib.sha256(json.dumps([method, path, body], sort_keys=True, default=str).encode()).hexdigest()
+
+
+def idempotency_lock(*, player: Player, key: str) -> None:
+    """Hold the (player, key) pair until the caller's transaction ends, before looking it up: a retry sent while
+    the first request still runs waits for it to commit, then finds and replays its record. PostgreSQL: a
+    transaction-level advisory lock on a 64-bit hash of the pair (a collision only makes two requests wait for
+    each other). SQLite needs none: its transactions begin IMMEDIATE, one writer at a time."""
+    if not connection.in_atomic_block:
+        raise RuntimeError("idempotency_lock must be taken inside a transaction")
+    if connection.vendor != "postgresql":
+        return
+    digest = hashlib.blake2b(f"idempotency:{player.pk}:{key}".encode(), digest_size=8).digest()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [int.from_bytes(digest, "big", signed=True)])
 
 
 def idempotency_lookup(*, player: Player, key: str, fingerprint: str) -> IdempotencyRecord | None:

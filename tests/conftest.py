@@ -18,12 +18,25 @@ from games import services
 from games.models import Event, Game
 from games.services import player_create
 
+#: The suite registers, creates and moves far faster than any person: the throttles are lifted (here and in the
+#: servers and workers tests start, which inherit the environment); tests/integration/test_throttles.py lowers them.
+HIGH_RATE = "1000000/min"
+for _name in ("REGISTER", "GAME_CREATE", "ACTION", "TOURNAMENT_CREATE", "AUTH_FAILURE"):
+    os.environ.setdefault(f"THROTTLE_{_name}", HIGH_RATE)
+os.environ.setdefault("MAX_ACTIVE_GAMES_PER_PLAYER", "100000")
+
 
 def missing(what: str) -> None:
     """Skip outside CI, fail in CI: a test's service or tool is not there."""
     if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
         pytest.fail(f"{what} is required in CI but is not available")
     pytest.skip(f"needs {what}")
+
+
+@pytest.fixture(autouse=True)
+def _limits_lifted(settings):
+    settings.THROTTLE_RATES = dict.fromkeys(settings.THROTTLE_RATES, HIGH_RATE)
+    settings.MAX_ACTIVE_GAMES_PER_PLAYER = 100_000
 
 
 @pytest.fixture(autouse=True)

@@ -22,20 +22,27 @@ def test_simulate_prints_results_and_rates():
     assert "games/s" in text and "actions/s" in text and "endings" in text
 
 
-def test_compose_file_has_the_five_services_and_a_migrate_step():
+def test_compose_file_has_the_services_queues_and_the_least_privileged_roles():
     compose = yaml.safe_load((ROOT / "docker" / "compose.yaml").read_text())
     services = compose["services"]
-    assert set(services) >= {"web", "worker", "beat", "db", "redis", "migrate"}
-    assert "migrate" in services["migrate"]["command"]
-    for name in ("web", "worker", "beat"):  # started once the schema is migrated, restarted if they die
-        assert services[name]["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
+    assert set(services) == {"migrate", "web", "worker", "worker-search", "beat", "db", "redis"}
+    assert services["migrate"]["environment"]["DATABASE_URL"].startswith("postgres://tavolo_owner:")
+    for name in ("web", "worker", "worker-search", "beat"):  # the application never connects as the owner
+        assert services[name]["environment"]["DATABASE_URL"].startswith("postgres://tavolo_app:")
+        assert services[name]["depends_on"]["migrate"] == {"condition": "service_completed_successfully"}
+    assert "migrate" not in services["web"]["command"]
+    assert (ROOT / "docker" / "postgres" / "roles.sql").is_file()
+    assert "-Q celery " in services["worker"]["command"]  # a worker per queue (bots.tasks)
+    assert "-Q bots.search " in services["worker-search"]["command"]
+    assert services["web"]["environment"]["CACHE_URL"].startswith("redis://")  # throttles shared by web processes
+    for name in ("web", "worker", "worker-search", "beat", "db", "redis"):  # restarted if they die
         assert services[name]["restart"] == "unless-stopped"
     for name in ("web", "db", "redis"):
         assert services[name]["healthcheck"]["test"]
     assert "/healthz" in " ".join(services["web"]["healthcheck"]["test"])
+    assert services["web"]["depends_on"]["redis"] == {"condition": "service_healthy"}
     ignored = (ROOT / ".dockerignore").read_text().split()
     assert {".venv", ".git", "*.sqlite3"} <= set(ignored)
-    assert "celery" in compose["services"]["worker"]["command"]
     assert compose["services"]["beat"]["command"].startswith("celery -A config beat")
     assert (ROOT / "docker" / "Dockerfile").read_text().startswith("FROM python:3.11")
 
@@ -55,6 +62,6 @@ def test_docker_compose_config_accepts_the_compose_file():
                           text=True, env={"PATH": os.environ["PATH"], "SECRET_KEY": "x"})
     assert done.returncode == 0, done.stderr
     resolved = yaml.safe_load(done.stdout)
-    assert set(resolved["services"]) >= {"web", "worker", "beat", "db", "redis", "migrate"}
+    assert set(resolved["services"]) == {"migrate", "web", "worker", "worker-search", "beat", "db", "redis"}
     assert resolved["services"]["web"]["environment"]["SECRET_KEY"] == "x"
     assert resolved["services"]["worker"]["depends_on"]["migrate"]["condition"] == "service_completed_successfully"

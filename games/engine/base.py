@@ -86,8 +86,13 @@ class BaseEngine:
     state_version: int = 1
     card_ids: frozenset[str] = frozenset()
     options: Mapping[str, Option] = {}
+    #: Options no longer offered: name -> what replaces it. New games refuse them with that hint; a game that
+    #: recorded one still replays, since the fold reads the options from the game's own set-up events.
+    retired_options: Mapping[str, str] = {}
     #: action type -> JSON Schema of the whole action object (with "type", "properties", "required").
     action_schemas: Mapping[str, JSON] = {}
+    #: JSON Schema (2020-12) of what `view` returns, published in the API's schema.
+    view_schema: JSON = {"type": "object"}
     complete_legal_actions: bool = True
 
     # -- options -------------------------------------------------------------------------------
@@ -99,6 +104,10 @@ class BaseEngine:
                 "invalid_seats",
             )
         given = dict(options or {})
+        retired = sorted(set(given) & set(self.retired_options))
+        if retired:
+            raise InvalidOptions(f"option {retired[0]!r} of {self.kind} was removed: "
+                                 f"{self.retired_options[retired[0]]}", "retired_option")
         unknown = sorted(set(given) - set(self.options))
         if unknown:
             raise InvalidOptions(f"unknown option(s) for {self.kind}: {', '.join(unknown)}")

@@ -70,6 +70,7 @@ class Engine(Protocol):
     card_ids: frozenset[str]
     options: Mapping[str, Any]
     action_schemas: Mapping[str, JSON]
+    view_schema: JSON
 
     def normalize_options(self, options: Mapping[str, Any] | None, seats: int) -> JSON: ...
 

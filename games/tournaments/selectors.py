@@ -58,13 +58,15 @@ def past_pairings(*, tournament: Tournament) -> list[Pairing]:
 
 
 def played_rounds(*, tournament: Tournament, upto: int | None = None) -> list[standings.RoundPlayed]:
-    """The finished tables and byes of each round up to `upto`, as standings count them."""
+    """The finished tables and byes of each round up to `upto`, as standings count them. A sealed table (a
+    duplicate round still running elsewhere) counts once its round is over: its places would tell the other
+    tables how the shared deal plays."""
     rounds: dict[int, standings.RoundPlayed] = {}
     for table in _tables(tournament, upto):
         played = rounds.setdefault(table.round.number, standings.RoundPlayed([], []))
         if table.game_id is None:
             played.byes.append(table.entrants[0])
-        elif table.game.status in DONE:
+        elif table.game.status in DONE and not table.game.sealed:
             where = places(table.game.result, len(table.entrants))
             played.tables.append(standings.Played(tuple(table.entrants), where.ranks, where.scores, where.direction,
                                                   tuple(table.advanced)))
@@ -89,7 +91,8 @@ def tournament_standings(*, tournament: Tournament, upto: int | None = None) -> 
 
 
 def tournament_rounds(*, tournament: Tournament) -> list[dict]:
-    """Each round's tables: the entrants in seat order, the game, its status and the places."""
+    """Each round's tables: the entrants in seat order, the game, its status and the places (a sealed table's
+    once its round is over)."""
     names = {e.id: e.name for e in entrants_of(tournament=tournament)}
     rounds: dict[int, dict] = {}
     for r in Round.objects.filter(tournament=tournament).order_by("number"):
@@ -100,7 +103,7 @@ def tournament_rounds(*, tournament: Tournament) -> list[dict]:
             entry["byes"].append({"entrant": table.entrants[0], "name": names[table.entrants[0]]})
             continue
         game = table.game
-        ranks = places(game.result, len(table.entrants)).ranks if game.status in DONE else None
+        ranks = places(game.result, len(table.entrants)).ranks if game.status in DONE and not game.sealed else None
         entry["tables"].append({
             "number": table.number, "game": str(game.id), "status": game.status,
             "seats": [{"seat": i, "entrant": e, "name": names[e], "place": ranks[i] if ranks else None}

@@ -185,3 +185,10 @@ def test_an_unseeded_tournament_seats_players_who_registered_without_invitations
     assert game.status == "active" and game.rated and not game.seed_chosen
     assert all(seat.accepted_at is not None for seat in game.seats.all())
     assert len(bytes.fromhex(tournament.seed)) * 8 >= 128
+
+
+def test_a_pending_game_that_could_not_be_dealt_is_refused_at_creation(ann, bob):
+    """Options checked only when dealing (Machiavelli's first dealer) are checked before anyone is invited."""
+    response = ann.post(GAMES, {"kind": "machiavelli", "seats": seats(ann, bob), "first_dealer": 5})
+    assert response.status_code == 422 and response.json()["code"] == "invalid_options"
+    assert not Game.objects.exists() and not Notification.objects.exists()

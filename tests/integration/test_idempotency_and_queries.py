@@ -60,9 +60,11 @@ def test_kinds_bots_schema_and_docs(ann):
     assert any(b["name"] == "random" and "spite-and-malice" in b["kinds"] for b in bots)
     schema = ann.client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
     assert "/api/v1/games/{game_id}/actions/" in schema["paths"]
-    titles = [s.get("title", "") for s in schema["components"]["schemas"]["GameActionInputRequest"]["properties"]
-              ["action"]["oneOf"]]
-    assert "spite-and-malice: play" in titles
+    components = schema["components"]["schemas"]
+    assert components["GameActionInputRequest"]["properties"]["action"] == {"$ref": "#/components/schemas/Action"}
+    assert components["SpiteAndMalicePlay"]["title"] == "Spite and Malice: play"
+    assert sm["actions"]["play"] == components["SpiteAndMalicePlay"]
+    assert sm["view"]["properties"].keys() == components["SpiteAndMaliceView"]["properties"].keys()
     assert ann.client.get("/api/docs/").status_code == 200
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from games.engine.base import BaseEngine, Option
 from games.engine.protocol import Action, Event, Rng
+from games.engine.schema import EMPTY_ACTION, card
 from games.engine.shared import SharedDict
 from games.rules.machiavelli import deal, legal
 from games.rules.machiavelli import decide as _decide
@@ -22,6 +23,7 @@ from games.rules.machiavelli import view as _view
 from games.rules.machiavelli.cards import CARD_IDS, DECK
 from games.rules.machiavelli.state import State
 from games.rules.machiavelli.tables import facts
+from games.rules.machiavelli.view_schema import VIEW_SCHEMA
 
 #: The draw and the pass, shared by every `legal_actions` answer (read-only).
 _DRAW: Action = SharedDict(type="draw")
@@ -43,22 +45,24 @@ class MachiavelliEngine(BaseEngine):
             help="an invalid arrangement: 'penalty' restores the table and draws 3; 'reject' refuses it",
         ),
         "first_dealer": Option(None, int, minimum=0, nullable=True, help="seat of the first dealer (else drawn)"),
-        "turn_seconds": Option(
-            None, int, minimum=1, nullable=True,
-            help="server-side turn timer (the hourglass): on timeout the server plays draw, or pass",
-        ),
+    }
+    retired_options = {
+        "turn_seconds": "the hourglass is the platform's turn clock: give POST /games/ 'turn_seconds' (and "
+                        "'clock_policy') beside 'options'",
     }
     action_schemas = {
         "meld": {
             "type": "object",
             "properties": {
-                "table": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}},
+                "table": {"type": "array", "items": {"type": "array", "items": card(CARD_IDS), "minItems": 1},
+                          "description": "the whole table after your move, every meld a list of cards"},
             },
             "required": ["table"],
         },
-        "draw": {"type": "object", "properties": {}, "required": []},
-        "pass": {"type": "object", "properties": {}, "required": []},
+        "draw": EMPTY_ACTION,
+        "pass": EMPTY_ACTION,
     }
+    view_schema = VIEW_SCHEMA
 
     def start(self, seats: int, options: dict[str, Any], rng: Rng) -> list[Event]:
         return deal.start_events(seats, options, rng)

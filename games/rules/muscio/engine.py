@@ -11,6 +11,7 @@ from typing import Any
 
 from games.engine.base import BaseEngine, Option
 from games.engine.protocol import JSON, Action, Event, InvalidOptions, Rng
+from games.engine.schema import EMPTY_ACTION, card
 from games.engine.shared import SharedDict
 from games.rules.muscio.deal import match_events
 from games.rules.muscio.decide import decide
@@ -18,8 +19,9 @@ from games.rules.muscio.evolve import evolve
 from games.rules.muscio.rules import blinde_available, pass_allowed, play_options
 from games.rules.muscio.state import CANONICAL, DECLARE, EXCHANGE, FORFEIT, PLAYING, State, all_cards
 from games.rules.muscio.view import sample_state, view
+from games.rules.muscio.view_schema import VIEW_SCHEMA
 
-_NO_FIELDS: JSON = {"type": "object", "properties": {}, "required": []}
+_NO_FIELDS: JSON = EMPTY_ACTION
 _TURN_SETS = tuple(frozenset((seat,)) for seat in range(6))
 
 # The legal actions, built once and handed out by every `legal_actions` (read-only: see `shared`).
@@ -45,14 +47,15 @@ class MuscioEngine(BaseEngine):
     }
     action_schemas = {
         # `play` is both the declaration (no field) and a card play (with `card`), as in rules §5 and §9.
-        "play": {"type": "object", "properties": {"card": {"type": "string"}}, "required": []},
+        "play": {"type": "object", "properties": {"card": card(CANONICAL)}, "required": []},
         "play_blinde": _NO_FIELDS,
         "pass": _NO_FIELDS,
-        "exchange": {"type": "object", "properties": {"card": {"type": "string"}}, "required": ["card"]},
+        "exchange": {"type": "object", "properties": {"card": card(CANONICAL)}, "required": ["card"]},
         "no_exchange": _NO_FIELDS,
         "forfeit": _NO_FIELDS,
         "no_forfeit": _NO_FIELDS,
     }
+    view_schema = VIEW_SCHEMA
     complete_legal_actions = True
 
     # -- setup ---------------------------------------------------------------------------------

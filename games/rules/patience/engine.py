@@ -10,16 +10,19 @@ from typing import Any
 from games.engine.base import BaseEngine, Option
 from games.engine.cards import JOKER, french_deck
 from games.engine.protocol import JSON, Action, Event, Rng
+from games.engine.schema import EMPTY_ACTION, card
 from games.rules.patience import moves, scoring, setup
 from games.rules.patience.decide import decide
 from games.rules.patience.evolve import evolve
-from games.rules.patience.state import Table, table_cards
+from games.rules.patience.state import ROWS, Table, table_cards
 from games.rules.patience.variant import Variant
 from games.rules.patience.view import card_set, sample_state, view
+from games.rules.patience.view_schema import view_schema
 
-_CARD = {"type": "string"}
-_ROW = {"type": "integer"}
-_CENTRE = {"oneOf": [{"type": "integer"}, {"type": "string", "enum": [moves.NEW]}]}
+_CARD = card([*french_deck(), JOKER])
+_ROW = {"type": "integer", "minimum": 0, "maximum": ROWS - 1, "description": "one of your discard rows"}
+_CENTRE = {"oneOf": [{"type": "integer", "minimum": 0, "description": "a centre pile's id"},
+                     {"type": "string", "enum": [moves.NEW], "description": "open a new centre pile"}]}
 
 ACTION_SCHEMAS: dict[str, JSON] = {
     "play": {
@@ -33,7 +36,7 @@ ACTION_SCHEMAS: dict[str, JSON] = {
         "required": ["source", "card", "center"],
     },
     "discard": {"type": "object", "properties": {"card": _CARD, "pile": _ROW}, "required": ["card", "pile"]},
-    "end_turn": {"type": "object", "properties": {}, "required": []},
+    "end_turn": EMPTY_ACTION,
 }
 
 OPTIONS = {
@@ -74,6 +77,7 @@ class PatienceEngine(BaseEngine):
         self.kind = variant.kind
         self.title = variant.title
         self.card_ids = frozenset(french_deck()) | {JOKER}
+        self.view_schema = view_schema(self.card_ids)
         # `decide(variant, ...)` as a bound method: calling one costs less than a method that calls it.
         self.decide = MethodType(decide, variant)
         self.legal_actions = MethodType(moves.legal_actions, variant)

@@ -11,6 +11,7 @@ from typing import Any
 
 from games.engine.base import BaseEngine, Option
 from games.engine.protocol import JSON, Action, Event, InvalidOptions, Rng
+from games.engine.schema import EMPTY_ACTION, card
 
 from .cards import CARD_IDS, DECK
 from .deal import start_deal_events
@@ -21,8 +22,9 @@ from .rules import discard_options, legal_cards, may_rivanto, may_scommessa
 from .sample import sample_state as _sample_state
 from .state import ACTIVE_PHASES, AUCTION, COMMIT, DISCARD, OVER, PLAY, PLAYERS, STATA, State
 from .view import view as _view
+from .view_schema import VIEW_SCHEMA
 
-_NO_FIELDS: JSON = {"type": "object", "properties": {}, "required": []}
+_NO_FIELDS: JSON = EMPTY_ACTION
 _TO_ACT = {seat: frozenset({seat}) for seat in range(PLAYERS)}
 _NOBODY: frozenset[int] = frozenset()
 
@@ -42,14 +44,16 @@ class TarocchiMineo(BaseEngine):
         "pass": _NO_FIELDS,
         "call": _NO_FIELDS,
         "solo": _NO_FIELDS,
-        "discard": {"type": "object", "properties": {"cards": {"type": "array", "items": {"type": "string"}}},
+        "discard": {"type": "object", "properties": {"cards": {"type": "array", "items": card(CARD_IDS),
+                                                               "minItems": 3, "maxItems": 3}},
                     "required": ["cards"]},
         "scommessa": _NO_FIELDS,
         "no_scommessa": _NO_FIELDS,
         "rivanto": _NO_FIELDS,
         "no_rivanto": _NO_FIELDS,
-        "play": {"type": "object", "properties": {"card": {"type": "string"}}, "required": ["card"]},
+        "play": {"type": "object", "properties": {"card": card(CARD_IDS)}, "required": ["card"]},
     }
+    view_schema = VIEW_SCHEMA
     complete_legal_actions = True
 
     evolve = staticmethod(_evolve)

@@ -12,7 +12,7 @@ import pytest
 from games.engine.cards import card_tokens
 from games.engine.chance import Chance
 from games.engine.protocol import InvalidOptions
-from games.engine.runner import begin, random_playout
+from games.engine.runner import begin, fold, random_playout
 from games.rules.machiavelli import ENGINE
 from games.rules.machiavelli.cards import DECK
 from games.rules.machiavelli.melds import is_meld
@@ -266,7 +266,35 @@ def test_options_are_checked():
     with pytest.raises(InvalidOptions):
         started(3, first_dealer=3)
     assert ENGINE.normalize_options({}, 2) == {"deals": 4, "unit": 1, "failed_operation": "penalty",
-                                               "first_dealer": None, "turn_seconds": None}
+                                               "first_dealer": None}
+
+
+def test_the_retired_turn_seconds_option_is_refused_with_a_pointer_to_the_platform_clock():
+    with pytest.raises(InvalidOptions) as refused_option:
+        ENGINE.normalize_options({"turn_seconds": 30}, 3)
+    assert refused_option.value.code == "retired_option"
+    assert "POST /games/ 'turn_seconds'" in refused_option.value.message
+    with pytest.raises(InvalidOptions, match="removed"):
+        ENGINE.normalize_options({"turn_seconds": None, "deals": 1}, 3)
+
+
+def test_a_log_recorded_with_the_retired_option_still_folds_and_plays_to_its_end():
+    """Games created while `turn_seconds` was an engine option carry it in their set-up event."""
+    old = {**ENGINE.normalize_options({"deals": 1, "first_dealer": 0}, 3), "turn_seconds": 45}
+    chance = Chance(SEED)
+    table, events = begin(ENGINE, 3, old, chance)
+    assert events[0].type == "setup" and events[0].data["options"]["turn_seconds"] == 45
+    rng = random.Random(3)
+    for _ in range(5000):
+        if ENGINE.result(table.state) is not None:
+            break
+        seat = min(ENGINE.to_act(table.state))
+        new_events = ENGINE.decide(table.state, seat, rng.choice(ENGINE.legal_actions(table.state, seat)), chance)
+        table = fold(ENGINE, new_events, table)
+        events += new_events
+    assert ENGINE.result(table.state) is not None
+    assert fold(ENGINE, events).state.match == table.state.match  # a replay from the log alone
+    assert ENGINE.view(table.state, 0)["options"]["turn_seconds"] == 45
 
 
 def test_a_match_of_four_deals_rotates_the_deal_and_sums_the_scores():
