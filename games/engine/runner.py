@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from games.engine.chance import Chance
-from games.engine.fast import fast_constructor
 from games.engine.protocol import Action, Engine, Event, IllegalAction
 
 #: Events of this prefix belong to the platform (creation, seed reveal), not to the rules.
@@ -29,7 +28,7 @@ class Position(NamedTuple):
 
 
 #: `Position(state, version, shuffles)` without the class call.
-_position = fast_constructor(Position)
+_position = Position  # built positionally: Position(state, version, shuffles)
 
 
 def fold(engine: Engine, events: Iterable[Event], start: Position | None = None) -> Position:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engine.fast import fast_constructor
 from games.engine.protocol import Action, Event, IllegalAction, Rng
 from games.engine.shared import SharedDict, SharedList
 from games.rules.machiavelli.cards import PACK
@@ -27,7 +26,7 @@ from games.rules.machiavelli.tables import Facts, facts
 PENALTY_CARDS = 3
 
 #: `Event(type, data, public, visible_to, actor)` without the frozen `__init__`: one or more per action.
-_event = fast_constructor(Event)
+_event = Event
 #: The `visible_to` of a seat's private events (and `to_act`'s answers): frozensets are immutable, so
 #: every event may share them.
 ONLY: tuple[frozenset[int], ...] = tuple(frozenset((seat,)) for seat in range(6))

@@ -27,7 +27,6 @@ from fractions import Fraction
 from operator import attrgetter
 from typing import Any
 
-from games.engine.fast import fast_init
 from games.rules.machiavelli.cards import CODE
 from games.rules.machiavelli.tables import NO_FACTS, Facts
 
@@ -38,7 +37,6 @@ DealRecord = tuple[int | None, bool, tuple[int, ...]]
 Rows = tuple[int, int, int, int]
 
 
-@fast_init  # a new one at every deal: see games.engine.fast
 @dataclass(frozen=True, slots=True)
 class Match:
     """The part of a state that changes at most once a deal, shared by the states of a deal."""

@@ -7,13 +7,12 @@ values over and over, so `decide` hands out the same (immutable, read-only: see 
 
 from __future__ import annotations
 
-from games.engine.fast import fast_constructor
 from games.engine.protocol import Event
 from games.engine.shared import SharedDict, SharedList
 from games.rules.muscio.state import BLINDE, CANONICAL, HAND_SIZE, PASS, PLAY, TRICKS
 
 #: `Event(type, data, public, visible_to, actor)` without the frozen dataclass's slow `__init__`.
-new_event = fast_constructor(Event)
+new_event = Event
 _SEATS = range(6)
 #: `frozenset({seat})` per seat, built once (frozensets are immutable, so sharing them is safe).
 ONLY = tuple(frozenset({seat}) for seat in _SEATS)

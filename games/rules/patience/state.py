@@ -16,7 +16,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from games.engine.fast import fast_constructor, fast_init
 from games.engine.protocol import Event
 
 Cards = tuple[str, ...]
@@ -34,7 +33,6 @@ JOKER = "JK"
 EMPTY_ROWS: Rows = ((), (), (), ())
 
 
-@fast_init  # built at the end of every game: a frozen dataclass's own `__init__` costs as much as a step
 @dataclass(frozen=True, slots=True)
 class GameResult:
     """The outcome of one game of a match."""
@@ -49,7 +47,6 @@ class GameResult:
                 "points": {"0": self.points[0], "1": self.points[1]}}
 
 
-@fast_init  # built two or three times a game (see `GameResult`)
 @dataclass(frozen=True, slots=True)
 class Match:
     """The match around the current game: options, game number, totals, games played, whether it is over."""
@@ -108,7 +105,7 @@ def make_turn(current: int, number: int, moved: bool, dead_turns: int) -> Turn:
 
 
 #: `Event(type, data, public, visible_to, actor)`, all five positional, for the events of every step.
-make_event: Callable[..., Event] = fast_constructor(Event)
+make_event: Callable[..., Event] = Event
 NO_TURN = Turn(0, 0, False, 0)
 
 

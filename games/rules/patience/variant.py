@@ -12,14 +12,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from games.engine.cards import FRENCH_VALUE
-from games.engine.fast import fast_init
 from games.rules.patience.state import Table
 
 #: A play: (source "hand" | "goal" | "discard", discard row or None, card, centre pile id or "new").
 Move = tuple[str, int | None, str, int | str]
 
 
-@fast_init  # spite and malice builds one on about a fifth of its steps
 @dataclass(frozen=True, slots=True)
 class Obligation:
     """A compulsory play in force. `moves` None: plays stay free but the turn may not end yet."""
