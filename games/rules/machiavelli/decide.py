@@ -6,8 +6,9 @@ as it was and the player draws up to three cards (a pass when the stock is empty
 refused. The end of a deal (closing, or a full round of passes on an empty stock) and the next deal of the
 match are emitted here too, so the log always stops at a player's decision.
 
-A meld that `legal_actions` has just listed for this very table and hand is known to be valid, and what it
-leaves too (`legal.outcome`); any other submission is checked in full. Turn draws are shared events.
+A meld action that `legal_actions` listed for an equal table and hand, handed back unchanged, carries what
+it leaves (`legal.MeldAction`, `legal.outcome`); any other submission is checked in full. Turn draws are
+shared events.
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@ Events arrive either as `decide` built them or back from JSON storage (lists ins
 sequence is turned into a tuple here and the two paths give equal states. The events build the next state
 with the positional constructor, several times faster than `dataclasses.replace` (a deal alone folds a
 dozen events), and the frequent ones (draw, pass, meld) share the match of the state before. Each keeps
-the derived parts of the state in step: the rows of the hands and the facts of the table, which a meld
-`decide` has just emitted finds ready (`tables.facts_of`).
+the derived parts of the state in step: the rows of the hands and the facts of the table, which the
+table of a meld event `decide` emitted carries (`tables.facts_of`).
 """
 
 from __future__ import annotations

@@ -16,10 +16,11 @@ integers and table lookups keep a step to a few dozen integer operations. It run
 random playout, so its hot loops are plain loops (a comprehension builds a function at each call) and its
 passes are called only when they may find something.
 
-The actions share the lists of the table groups (read-only) with every other action, view and event. The
-module remembers its latest answer and how each action changes the table, so that `decide`, handed back
-one of those very actions for the same table and hand and still unchanged, knows the new table without
-checking the submission again (`outcome`); any other action is checked in full.
+The actions share the lists of the table groups (read-only) with every other action, view and event. Each
+meld action carries the table and hand it was listed for and how it changes the table (`MeldAction`), so
+that `decide`, handed back such an action for an equal table and hand and still unchanged, knows the new
+table without checking the submission again (`outcome`); any other action is checked in full. Nothing is
+remembered between calls.
 """
 
 from __future__ import annotations
@@ -32,7 +33,6 @@ from games.rules.machiavelli.melds import Group, Table
 from games.rules.machiavelli.state import Rows, hand_rows
 from games.rules.machiavelli.tables import (
     ANY_SUIT,
-    NO_FACTS,
     RANK_BIT,
     RUNS,
     SETS,
@@ -259,46 +259,55 @@ def _add_freed(melds: list[Meld], index: int, found: Info, suit: int, rank: int,
                 melds.append((index, (*rest, RUNS[suit][low][high])))
 
 
-#: The latest answer of `sampled_melds`: (facts of the table, hand, the answer, the melds of its last
-#: actions). It holds its table, hand and actions, so identity checks against them are sound; the caller
-#: may have changed the answer since, which `outcome` allows for.
-_issued: tuple[Facts, tuple[str, ...] | None, list[dict], list[Meld]] = (NO_FACTS, None, [], [])
+class MeldAction(dict):
+    """A `meld` action as `sampled_melds` lists it: a plain dict to every reader (JSON, `==`, `dict(x)`,
+    pickling and copies give a plain dict), which also carries what it was listed for and how its meld
+    changes that table (`listed`: the facts of the table and the hand, shared by the actions of one answer;
+    `meld`: its meld), so that `decide`, handed it back, finds the outcome without the full check
+    (`outcome`)."""
+
+    __slots__ = ("listed", "meld")
+
+    listed: tuple[Facts, tuple[str, ...]]
+    meld: Meld
+
+    def __reduce__(self) -> tuple[type, tuple[dict]]:
+        return dict, (dict(self),)
 
 
 def _actions(known: Facts, hand: tuple[str, ...], melds: list[Meld], out: list[dict]) -> list[dict]:
     """`out` followed by the action of each meld: the whole new table, the untouched groups first in table
     order."""
-    global _issued
     lists = known[2]
+    listed = (known, hand)
     append = out.append
-    for skip, new in melds:
+    for meld in melds:
+        skip, new = meld
         table = list(lists)
         if skip >= 0:
             del table[skip]
         for found in new:
             table.append(found.cards)
-        append({"type": "meld", "table": table})
-    _issued = (known, hand, out, melds)
+        action = MeldAction({"type": "meld", "table": table})
+        action.listed = listed
+        action.meld = meld
+        append(action)
     return out
 
 
 def outcome(action: Action, table: Table, hand: tuple[str, ...]) -> tuple[Facts, tuple[str, ...]] | None:
-    """What `check_submission` answers for one of the actions of the latest `sampled_melds` answer, for the
-    same table and hand: the facts of the new table (`tables.rearranged`) and the hand cards added, in
-    canonical order, found without checking the submission. Its table is compared with the one its meld
-    makes, so that an action changed since (or an answer reordered by its caller) is never mistaken for
-    another. None for any other action, which needs the full check."""
-    known, held, actions, melds = _issued
-    if held is not hand or known[0] is not table or not known[3]:  # (the full check sorts any table)
+    """What `check_submission` answers for a `MeldAction` that `sampled_melds` listed for a table and a
+    hand equal to `table` and `hand`: the facts of the new table (`tables.rearranged`) and the hand cards
+    added, in canonical order, found without checking the submission. Its table is compared with the one
+    its meld makes, so that an action changed since is never mistaken for another. None for any other
+    action (a plain dict, a copy, another table or hand), which needs the full check."""
+    if type(action) is not MeldAction:
         return None
-    index = len(melds) - len(actions)  # the melds are those of the last actions
-    for issued in actions:
-        if issued is action and index >= 0:
-            skip, new = melds[index]
-            break
-        index += 1
-    else:
-        return None
+    known, held = action.listed
+    skip, new = action.meld
+    # equal values (the identity test only spares comparing a state's own tuples item by item)
+    if not known[3] or (held is not hand and held != hand) or (known[0] is not table and known[0] != table):
+        return None  # (and the full check sorts any table)
     expected = list(known[2])
     if skip >= 0:
         del expected[skip]

@@ -2,10 +2,10 @@
 
 Every step asks about the same table several times: the legal melds scan its groups, the view and the
 meld event list them. A table is an immutable tuple that often survives several steps (every draw keeps
-it), so `facts(table)` answers for the latest table asked about without recomputing anything. A meld that
-`legal.py` generated derives the facts of the table it leaves from those of the table before
-(`rearranged`), and the fold of its event finds them again from the event's lists (`facts_of`); states
-carry the facts of their table.
+it), so states carry the facts of their table (`facts(table)`), worked out once. A meld that `legal.py`
+generated derives the facts of the table it leaves from those of the table before (`rearranged`), and the
+fold of its event reads them back from the event's lists, which carry them (`TableLists`, `facts_of`).
+Every function here is a plain function of its arguments.
 
 The answer for each group (`info`) is memoised across tables, since most groups outlive many tables;
 every run and set the generator can build has its info from the start (`RUNS`, `SETS`). The memos hold
@@ -128,59 +128,69 @@ SETS: tuple[tuple[Info | None, ...], ...] = tuple(
 )
 
 
+class TableLists(SharedList):
+    """A table as JSON (a read-only list of its groups' read-only lists) that also carries the rest of its
+    facts: the table, the infos of its groups and whether they are sorted. Only `facts` and `rearranged`
+    build one, from those very facts, and nobody may change it, so the facts it carries are always those
+    of its contents: a meld event holds one, and the fold of that event reads its facts back from it
+    (`facts_of`) instead of working them out again. A copy (JSON storage, pickling) is a plain list, whose
+    facts are worked out again."""
+
+    __slots__ = ("table", "infos", "in_order")
+
+    table: Table
+    infos: Sequence[Info]
+    in_order: bool
+
+
 #: The facts of a table: `(table, infos, lists, in_order)`, the table, the infos of its groups in table
-#: order (a sequence nobody changes), the table as JSON, a read-only list of their read-only lists, which
-#: views and meld events hand out as they are, and whether its groups are sorted (as every table `decide`
-#: leaves). A plain tuple: one is built at every meld.
+#: order (a sequence nobody changes), the table as JSON, a read-only list of their read-only lists
+#: (`TableLists`), which views and meld events hand out as they are, and whether its groups are sorted
+#: (as every table `decide` leaves). A plain tuple: one is built at every meld.
 Facts = tuple[Table, Sequence[Info], SharedList, bool]
+
+
+def _facts(table: Table, infos: Sequence[Info], lists: TableLists, in_order: bool) -> Facts:
+    """The facts of `table`, whose group infos are `infos` and lists `lists` (new, which it completes)."""
+    lists.table, lists.infos, lists.in_order = table, infos, in_order
+    return table, infos, lists, in_order
+
+
 #: The facts of the empty table.
-NO_FACTS: Facts = ((), (), SharedList(), True)
-#: The facts of the latest table asked about (a single entry: it holds its table, checked with `is`).
-_last: Facts = NO_FACTS
+NO_FACTS: Facts = _facts((), (), TableLists(), True)
 
 
 def facts(table: Table) -> Facts:
-    """The facts of `table`, recomputed only when it is not the table of the previous call."""
-    global _last
-    if _last[0] is table:
-        return _last
+    """The facts of `table`."""
     try:
         infos = tuple(map(_INFO.__getitem__, table))
     except KeyError:
         infos = tuple(map(info, table))
     in_order = all(map(le, table, islice(table, 1, None)))
-    _last = (table, infos, SharedList([found.cards for found in infos]), in_order)
-    return _last
+    return _facts(table, infos, TableLists([found.cards for found in infos]), in_order)
 
 
 def facts_of(lists: list) -> Facts:
-    """The facts of the table of a meld event's JSON `lists`: found at once when they are the lists of the
-    latest facts (the event `decide` has just emitted, folded right after), else from the table."""
-    last = _last
-    if last[2] is lists:
-        return last
+    """The facts of the table of a meld event's JSON `lists`: the facts they carry when `facts` or
+    `rearranged` built them (the event `decide` emitted), else worked out from the table (a stored event)."""
+    if type(lists) is TableLists:
+        return lists.table, lists.infos, lists, lists.in_order
     return facts(tuple(map(tuple, lists)))
-
-
-_pop = list.pop
-_insert = list.insert
 
 
 def rearranged(known: Facts, skip: int, new: Sequence[Info]) -> Facts:
     """The facts of the sorted table of `known` with group `skip` (none when -1) replaced by the valid melds
-    `new`, in normal form, kept sorted; they become the latest facts asked about. The new list of lists is
-    filled here, before anybody sees it (`list`'s own methods: `SharedList` refuses them)."""
-    global _last
+    `new`, in normal form, kept sorted. The new lists are filled here, before anybody sees them (`list`'s
+    own methods: `TableLists` refuses them)."""
     before, before_infos, before_lists, _ = known
-    table, infos, lists = list(before), list(before_infos), SharedList(before_lists)
+    table, infos, lists = list(before), list(before_infos), TableLists(before_lists)
     if skip >= 0:
         del table[skip], infos[skip]
-        _pop(lists, skip)
+        list.pop(lists, skip)
     for found in new:
         found = found.normal or found
         at = bisect_right(table, found.group)
         table.insert(at, found.group)
         infos.insert(at, found)
-        _insert(lists, at, found.cards)
-    _last = (tuple(table), infos, lists, True)
-    return _last
+        list.insert(lists, at, found.cards)
+    return _facts(tuple(table), infos, lists, True)

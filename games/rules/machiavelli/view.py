@@ -41,23 +41,19 @@ def _shared_deal(index: int, record: tuple, unit: int) -> SharedDict:
 #: the totals and the finished deals (rebuilding Fractions at every view is otherwise the costliest part of
 #: a view), all read-only, so that every view may share them. They are a function of the state's `Match`,
 #: which every state of a deal shares: keyed by its identity, each entry holds the match, so that its id
-#: cannot be reused while the entry lives, and is checked against it. `_last_templates` is the entry of the
-#: latest view, tried first.
+#: cannot be reused while the entry lives, and is checked against it.
 Templates = dict[int | None, dict[str, Any]]
 _TEMPLATES: dict[int, tuple[Match, Templates]] = {}
-_last_templates: tuple[Match | None, Templates] = (None, {})
 _CACHE_LIMIT = 10_000
 
 
 def _templates(match: Match) -> Templates:
     """The templates of the views of `match` (filled in for each viewer as asked)."""
-    global _last_templates
     entry = _TEMPLATES.get(id(match))
     if entry is None or entry[0] is not match:
         if len(_TEMPLATES) >= _CACHE_LIMIT:
             _TEMPLATES.clear()
         _TEMPLATES[id(match)] = entry = (match, {})
-    _last_templates = entry
     return entry[1]
 
 
@@ -89,8 +85,8 @@ def view(state: State, viewer: int | None) -> dict[str, Any]:
     """A fresh copy of the template of the match and the viewer, with the deal in play: the parts that
     are shared (the options, totals, finished deals and the table) are read-only."""
     match = state.match
-    last = _last_templates
-    templates = last[1] if last[0] is match else _templates(match)
+    entry = _TEMPLATES.get(id(match))  # (`_templates`, its usual case inline: a view is built at every step)
+    templates = entry[1] if entry is not None and entry[0] is match else _templates(match)
     template = templates.get(viewer)
     if template is None:
         template = templates[viewer] = _template(match, viewer)

@@ -1,11 +1,13 @@
-"""The shortcuts of the engine against the plain computations they stand for: a meld `decide` recognises
-from the latest `legal_actions` answer (`legal.outcome`), the table facts derived from the table before
-(`tables.rearranged`, `tables.facts_of`), the hand rows and table facts every state carries, and the
-read-only parts that actions, views and events share."""
+"""The shortcuts of the engine against the plain computations they stand for: a meld action that carries
+its outcome from `legal_actions` (`legal.MeldAction`, `legal.outcome`), the table facts derived from the
+table before (`tables.rearranged`) and carried by a meld event's table (`tables.facts_of`), the hand rows
+and table facts every state carries, and the read-only parts that actions, views and events share."""
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 import random
 
 import pytest
@@ -41,7 +43,7 @@ def test_a_listed_meld_has_the_outcome_of_the_full_check(situation):
         assert all(outcome(action, table, hand) is None for action in meld_actions(table, hand))
         table = tuple(sorted(table))
     for index in range(len(meld_actions(table, hand))):
-        action = meld_actions(table, hand)[index]  # the latest answer holds the action
+        action = meld_actions(table, hand)[index]  # each answer's actions carry their outcome
         new_table, added = check_submission(table, hand, _copy(action)["table"])
         after, fast_added = outcome(action, table, hand)
         assert after[0] == new_table and fast_added == added
@@ -149,3 +151,18 @@ def test_shared_parts_are_read_only():
     events = ENGINE.decide(table.state, 0, draw, Chance(SEED, (), table.shuffles))
     with pytest.raises(TypeError):
         events[0].data["cards"].append("JS")
+
+
+def test_a_listed_meld_carries_its_outcome_for_any_equal_table_and_hand():
+    table = (("10D", "10H", "10S"), ("2H", "3H", "AH"))
+    hand = ("9S", "10C", "4H")
+    actions = meld_actions(table, hand)
+    later = meld_actions((("2C", "3C", "AC"),), ("4C",))  # a later answer does not disturb the first
+    assert actions and later
+    equal_table, equal_hand = tuple(tuple(group) for group in table), tuple(list(hand))
+    for action in actions:
+        new_table, added = check_submission(table, hand, _copy(action)["table"])
+        after, fast_added = outcome(action, equal_table, equal_hand)
+        assert after[0] == new_table and fast_added == added
+        for copied in (dict(action), pickle.loads(pickle.dumps(action)), copy.deepcopy(action)):
+            assert type(copied) is dict and copied == action and outcome(copied, table, hand) is None
