@@ -63,30 +63,16 @@ _ROW_PLAYS = tuple(_PLAYS["discard", row] for row in range(ROWS))
 _ROW_INDEXES = range(ROWS)
 #: The distinct cards of a hand, in hand order (`dict.fromkeys`, looked up once: the cheapest way).
 _distinct = dict.fromkeys
-#: (variant, table, seat, obligation) of the last lookup: `decide` asks again about the table that
-#: `legal_actions` has just listed, and tables are immutable, so the answer is the same object (None too).
-_last_obligation: tuple[Variant | None, Table | None, int, Obligation | None] = (None, None, -1, None)
 
 
 def obligation(variant: Variant, table: Table, seat: int) -> Obligation | None:
-    """The compulsory play in force for `seat` (the variant's rule, asked once per table)."""
-    last = _last_obligation
-    if last[1] is table and last[2] == seat and last[0] is variant:
-        return last[3]
-    return _find_obligation(variant, table, seat)
-
-
-def _find_obligation(variant: Variant, table: Table, seat: int) -> Obligation | None:
-    """`obligation` without its look-up of the last answer (`legal_actions` asks about a new table), which
-    it sets."""
-    global _last_obligation
+    """The compulsory play in force for `seat`. The usual case, no obligation card in reach (hand or goal
+    top), is answered without asking the variant."""
     cards = variant.obligation_cards
     goal = table.goals[seat]
-    # The usual case, no obligation card in reach, is answered without asking the variant.
-    in_reach = not cards.isdisjoint(table.hands[seat]) or (goal and goal[0] in cards)
-    found = variant.obligation(table, seat) if in_reach else None
-    _last_obligation = (variant, table, seat, found)
-    return found
+    if cards.isdisjoint(table.hands[seat]) and not (goal and goal[0] in cards):
+        return None
+    return variant.obligation(table, seat)
 
 
 def fits(variant: Variant, pile_value: int, card: str) -> bool:
@@ -111,31 +97,18 @@ def move_action(move: Move) -> Action:
 
 
 Places = list[list[int | str] | None]
-#: (variant, centre, places, playable cards) of the last `places` call: most steps leave the centre untouched
-#: (the same tuple), so where each card may go is usually already known.
-_last_places: tuple[Variant | None, tuple | None, Places, set[str]] = (None, None, [], set())
 #: The index of each card in `places`: its value (Ace 1 .. King 13), 0 for the joker.
 _PLACE_OF: dict[str, int] = {**_VALUE, JOKER: 0}
-#: The cards of each index of `places`.
-_CARDS_AT: tuple[frozenset[str], ...] = tuple(
-    frozenset(card for card, place in _PLACE_OF.items() if place == index) for index in range(KING + 1))
 
 
-def places(variant: Variant, centre: tuple) -> tuple[Places, set[str]]:
+def places(variant: Variant, centre: tuple) -> Places:
     """Where the cards of each value may go, indexed by `_PLACE_OF[card]`, None where they may go nowhere:
-    pile ids in centre order, `NEW` first; and the cards that may go somewhere, so that one membership test
-    tells whether a card has a play. A natural card goes on a pile one lower (an Ace opens a new pile); a
-    joker on any pile from the variant's lowest value, and opens one when the variant allows it.
-    Both are shared: read only. (By value, not by card: a new centre after each play is listed at the cost
-    of its piles, not of every card that fits.)
+    pile ids in centre order, `NEW` first. A natural card goes on a pile one lower (an Ace opens a new pile);
+    a joker on any pile from the variant's lowest value, and opens one when the variant allows it.
+    (By value, not by card: a centre is listed at the cost of its piles, not of every card that fits.)
     """
-    global _last_places
-    last = _last_places
-    if last[1] is centre and last[0] is variant:
-        return last[2], last[3]
     found: Places = [None] * (KING + 1)
     found[1] = [NEW]
-    playable = set(_CARDS_AT[1])
     jokers: list[int | str] = [NEW] if variant.joker_opens else []
     low = variant.joker_min_pile
     for ident, cards in centre:
@@ -143,16 +116,13 @@ def places(variant: Variant, centre: tuple) -> tuple[Places, set[str]]:
         wheres = found[value + 1]
         if wheres is None:
             found[value + 1] = [ident]
-            playable |= _CARDS_AT[value + 1]
         else:
             wheres.append(ident)
         if value >= low:
             jokers.append(ident)
     if jokers:
         found[0] = jokers
-        playable.add(JOKER)
-    _last_places = (variant, centre, found, playable)
-    return found, playable
+    return found
 
 
 def legal_actions(variant: Variant, table: Table, seat: int) -> list[Action]:
@@ -165,34 +135,35 @@ def legal_actions(variant: Variant, table: Table, seat: int) -> list[Action]:
         return []
     hand = hands[seat]
     goal = goals[seat]
-    pending = _find_obligation(variant, table, seat)
+    pending = obligation(variant, table, seat)
     if pending is not None and pending.moves is not None:
         return [move_action(move) for move in pending.moves]
-    last = _last_places  # `places`' memo, checked here: no call when it holds
-    if last[1] is centre and last[0] is variant:
-        where_to, playable = last[2], last[3]
-    else:
-        where_to, playable = places(variant, centre)
+    where_to = places(variant, centre)
     out: list[Action] = []
     distinct = _distinct(hand)
     for card in distinct:
-        if card in playable:
+        wheres = where_to[_PLACE_OF[card]]
+        if wheres is not None:
             known = _HAND_PLAYS[card]
-            for where in where_to[_PLACE_OF[card]]:
+            for where in wheres:
                 out.append(known[where])
-    if goal and goal[0] in playable:
+    if goal:
         card = goal[0]
-        known = _GOAL_PLAYS[card]
-        for where in where_to[_PLACE_OF[card]]:
-            out.append(known[where])
+        wheres = where_to[_PLACE_OF[card]]
+        if wheres is not None:
+            known = _GOAL_PLAYS[card]
+            for where in wheres:
+                out.append(known[where])
     seat_rows = rows[seat]
     for row in _ROW_INDEXES:  # not `enumerate`: building its pairs costs more than indexing
         cards = seat_rows[row]
-        if cards and cards[-1] in playable:
+        if cards:
             card = cards[-1]
-            known = _ROW_PLAYS[row][card]
-            for where in where_to[_PLACE_OF[card]]:
-                out.append(known[where])
+            wheres = where_to[_PLACE_OF[card]]
+            if wheres is not None:
+                known = _ROW_PLAYS[row][card]
+                for where in wheres:
+                    out.append(known[where])
     if pending is not None:
         return out
     for card in distinct:
