@@ -2,7 +2,7 @@
 
 After the acting player's own events, the automatic steps follow (gatta check, trick won, hand scored,
 end of match or next deal). A card played knows them from the state before it; after the declarations,
-the exchange or a forfeit, the events are folded first (`fold_ahead`) so the check sees the state it needs.
+the exchange or a forfeit, the events are folded first (`fold`) so the check sees the state it needs.
 The events whose values repeat are the shared ones of `events`.
 """
 
@@ -24,7 +24,7 @@ from games.rules.muscio.events import (
     TRICK_WON,
     new_event,
 )
-from games.rules.muscio.evolve import fold_ahead
+from games.rules.muscio.evolve import fold
 from games.rules.muscio.rules import (
     blinde_available,
     gatte,
@@ -150,14 +150,14 @@ def _play(state: State, seat: int, action: Action, rng: Rng) -> list[Event]:
 def _continue(state: State, events: list[Event], rng: Rng) -> list[Event]:
     """Fold `events`, then emit the automatic facts that follow: the gatta check once the declarations and
     the exchange are over, the score once the hand is decided without play (a gatta, a forfeit)."""
-    state = fold_ahead(state, events, fresh=True)
+    state = fold(state, events)
     if state.phase == CHECK:
         found = gatte(state)
         if not found:
             events.append(_ready(state.deal))
             return events
         shown = _gatta(state, found)
-        state = fold_ahead(state, [shown])
+        state = fold(state, [shown])
         events.append(shown)
     if state.phase == HAND_DONE:
         return _hand_over(state.match, state.deal, state.won, events, rng)

@@ -259,30 +259,12 @@ HANDLERS: dict[str, Callable[[Any, Data], State]] = {
 }
 
 
-#: The steps `decide` folded last and no fold has taken yet, by id of the event: (event, state before, state after).
-_ahead: dict[int, tuple[Event, State | None, State]] = {}
-
-
-def fold_ahead(state: State, events: list[Event], fresh: bool = False) -> State:
-    """Fold `events` for `decide` (which must see the state its automatic steps act on) and remember
-    each step, so that the runner's fold of the same events right after costs a look-up, not a rebuild.
-
-    `fresh` forgets the steps of the previous `decide`. A step is reused only for the very same event
-    object applied to the very same state object (states are immutable), so it can never be stale; the
-    fold that takes a step removes it, so that the usual fold, with nothing ahead, skips the look-up.
-    """
-    if fresh:
-        _ahead.clear()
-    for event in events:
-        after = HANDLERS[event.type](state, event.data)
-        _ahead[id(event)] = (event, state, after)
-        state = after
-    return state
-
-
 def evolve(state: State | None, event: Event) -> State:
-    if _ahead:
-        step = _ahead.pop(id(event), None)
-        if step is not None and step[0] is event and step[1] is state:
-            return step[2]
     return HANDLERS[event.type](state, event.data)
+
+
+def fold(state: State, events: list[Event]) -> State:
+    """`state` after `events` (for `decide`, which must see the state its automatic steps act on)."""
+    for event in events:
+        state = HANDLERS[event.type](state, event.data)
+    return state

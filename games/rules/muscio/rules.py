@@ -53,39 +53,23 @@ def early(state: State) -> bool:
     return len(state.history) < 2
 
 
-#: The last `play_options` asked: (state, seat, answer).
-_last_options: tuple[Any, int, tuple[Sequence[str], bool]] = (None, -1, ((), False))
-
-
 def play_options(state: State, seat: int) -> tuple[Sequence[str], bool]:
     """(the cards `seat` may play now, whether it plays face down); it is assumed to be its turn to play.
-    The cards are shared with the next caller: read them, do not change them.
-
-    `legal_actions` and then `decide` ask this about the same state: the last answer is remembered (by
-    identity of the immutable state, so it can never be stale).
-    """
-    global _last_options
-    last_state, last_seat, answer = _last_options
-    if last_state is state and last_seat == seat:
-        return answer
+    The cards may be the hand itself (a tuple of the state): read them, do not change them."""
     _, deal, _, _, hands, trick, history, _ = state
     hand = hands[seat]
     trump = deal.trump
     first_two = len(history) < 2  # tricks 1 and 2 have their own rules
     if len(deal.participants) == 2:
         if not trick:
-            answer = (highest_of_each_suit(hand, SUIT_OF, RANK_OF) if first_two else hand), False
-        else:
-            answer = follow_or_trump(hand, trick[0][1][1], trump, SUIT_OF), False
-    elif first_two:
+            return (highest_of_each_suit(hand, SUIT_OF, RANK_OF) if first_two else hand), False
+        return follow_or_trump(hand, trick[0][1][1], trump, SUIT_OF), False
+    if first_two:
         trumps = [card for card in hand if card[1] == trump]
-        answer = (trumps, False) if trumps else (hand, True)
-    elif not trick:
-        answer = hand, False
-    else:
-        answer = follow_or_trump(hand, trick[0][1][1], trump, SUIT_OF), False
-    _last_options = (state, seat, answer)
-    return answer
+        return (trumps, False) if trumps else (hand, True)
+    if not trick:
+        return hand, False
+    return follow_or_trump(hand, trick[0][1][1], trump, SUIT_OF), False
 
 
 def refusal(state: State, seat: int, card: str) -> tuple[str, str]:

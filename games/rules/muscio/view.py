@@ -17,7 +17,7 @@ from games.rules.muscio.state import CANONICAL, Deal, Match, State
 JSON = dict[str, Any]
 
 
-#: Every key of a view, in order. A view is a copy of a dict holding them all, filled in: for a dict this
+#: Every key of a view, in order, as the template each view copies (never changed itself): for a dict this
 #: size, copying a prepared one and setting its values costs much less than building it from a literal.
 _KEYS = dict.fromkeys((
     "players", "max_hands", "hand", "dealer", "phase", "turn", "scores", "trump", "turn_up", "turn_up_taken",
@@ -25,93 +25,35 @@ _KEYS = dict.fromkeys((
     "forfeiter", "gatta", "hand_counts", "blinde_count", "stock_count", "out_of_play_counts", "my_hand",
     "my_out_of_play", "trick", "tricks", "tricks_won", "last_hand", "result",
 ))
-#: The match and deal of the last state viewed, and the view entries they decide (read-only lists). The
-#: match changes once a hand and the deal a few times, while a view is asked for at every step.
-_last_table: tuple[Match | None, Deal | None, JSON] = (None, None, _KEYS)
-
-
-def _table(match: Match, deal: Deal) -> JSON:
-    """The entries of a view that `match` and `deal` decide, once they differ from the last state viewed's
-    (only what changed is redone)."""
-    global _last_table
-    last_match, last_deal, table = _last_table
-    table = table.copy()
-    if match is not last_match:
-        players, max_hands, scores, hand_no, last_hand, result = match
-        table["players"] = players
-        table["max_hands"] = max_hands
-        table["hand"] = hand_no
-        table["scores"] = SharedList(scores)
-        table["last_hand"] = last_hand
-        table["result"] = result
-    if deal is not last_deal:
-        _deal_entries(table, deal, last_deal or _NO_DEAL)
-    _last_table = (match, deal, table)
-    return table
-
-
-#: Stands for "no deal seen yet": none of its parts is any deal's part.
-_NO_DEAL = Deal(*(object() for _ in Deal._fields))
 _EMPTY = SharedList()
-
-
-def _deal_entries(table: JSON, deal: Deal, last: Deal) -> None:
-    """Set the entries `deal` decides that differ from `last`'s (the parts a new deal shares with the last
-    one, most of them, are skipped)."""
-    (dealer, trump, turnup, turnup_taken, blinde, stock, dead, declarations, blinde_taker, exchanged, participants,
-     leader, forfeit_order, forfeit_declined, forfeiter, gatta) = deal
-    (last_dealer, last_trump, last_turnup, last_taken, last_blinde, last_stock, last_dead, last_declarations,
-     last_taker, last_exchanged, last_participants, last_leader, last_order, last_declined, last_forfeiter,
-     last_gatta) = last
-    if dealer is not last_dealer:
-        table["dealer"] = dealer
-    if trump is not last_trump:
-        table["trump"] = trump
-    if turnup is not last_turnup:
-        table["turn_up"] = turnup
-    if turnup_taken is not last_taken:
-        table["turn_up_taken"] = turnup_taken
-    if blinde is not last_blinde:
-        table["blinde_count"] = len(blinde)
-    if stock is not last_stock:
-        table["stock_count"] = len(stock)
-    if dead is not last_dead:
-        table["out_of_play_counts"] = SharedList(map(len, dead))
-    if declarations is not last_declarations:
-        table["declarations"] = SharedList(declarations)
-    if blinde_taker is not last_taker:
-        table["blinde_taker"] = blinde_taker
-    if exchanged is not last_exchanged:
-        table["exchanged"] = exchanged
-    if participants is not last_participants:
-        table["participants"] = SharedList(participants) if participants else _EMPTY
-    if leader is not last_leader:
-        table["leader"] = leader
-    if forfeit_order is not last_order:
-        table["forfeit_order"] = SharedList(forfeit_order) if forfeit_order else _EMPTY
-    if forfeit_declined is not last_declined:
-        table["forfeit_declined"] = SharedList(forfeit_declined) if forfeit_declined else _EMPTY
-    if forfeiter is not last_forfeiter:
-        table["forfeiter"] = forfeiter
-    if gatta is not last_gatta:
-        table["gatta"] = SharedList([SharedDict(seat=seat, cards=SharedList(cards), value=value)
-                                     for seat, cards, value in gatta]) if gatta else _EMPTY
 
 
 def view(state: State, viewer: int | None) -> JSON:
     """Everything `viewer` may see (None: a spectator). Its lists are read-only (`shared`) or fresh."""
-    # Unpacked once: a named tuple's field access costs several times a local variable's (views are hot).
+    # Unpacked once: a named tuple's field access costs several times a local variable's (views are hot). The
+    # match's and the deal's entries that are shown as they are go straight into the view.
     match, deal, phase, turn, hands, trick, history, won = state
-    last_match, last_deal, table = _last_table
-    if deal is not last_deal or match is not last_match:
-        table = _table(match, deal)
-    out = table.copy()
+    out = _KEYS.copy()
+    out["players"], out["max_hands"], scores, out["hand"], out["last_hand"], out["result"] = match
+    (out["dealer"], out["trump"], out["turn_up"], out["turn_up_taken"], blinde, stock, dead, declarations,
+     out["blinde_taker"], out["exchanged"], participants, out["leader"], forfeit_order, forfeit_declined,
+     out["forfeiter"], gatta) = deal
     out["phase"] = phase
     out["turn"] = turn
+    out["scores"] = SharedList(scores)
+    out["declarations"] = SharedList(declarations)
+    out["participants"] = SharedList(participants) if participants else _EMPTY
+    out["forfeit_order"] = SharedList(forfeit_order) if forfeit_order else _EMPTY
+    out["forfeit_declined"] = SharedList(forfeit_declined) if forfeit_declined else _EMPTY
+    out["gatta"] = SharedList([SharedDict(seat=seat, cards=SharedList(cards), value=value)
+                               for seat, cards, value in gatta]) if gatta else _EMPTY
     out["hand_counts"] = [*map(len, hands)]
-    if viewer is not None:
+    out["blinde_count"] = len(blinde)
+    out["stock_count"] = len(stock)
+    out["out_of_play_counts"] = SharedList(map(len, dead))
+    if viewer is not None:  # (a spectator's `my_hand` and `my_out_of_play` stay null)
         out["my_hand"] = [*hands[viewer]]
-        out["my_out_of_play"] = [*deal.dead[viewer]]
+        out["my_out_of_play"] = [*dead[viewer]]
     # A trick is `[seat, card, face_down]` triples in play order; `card` is null for another's face-down card.
     # (An empty comprehension still costs a call: the empty cases, the common ones, skip it.)
     out["trick"] = [[seat, card if (not down or seat == viewer) else None, down]
