@@ -537,7 +537,7 @@ def test_shared_actions_events_and_view_parts_are_plain_json_and_read_only():
 
 
 def test_views_do_not_depend_on_the_states_viewed_before():
-    # A view reuses what it built for the last state viewed: any order of states must give the same views.
+    # A view is built from the state alone: any order of states must give the same views.
     asked = []
     for seats, seed in ((3, 1), (5, 2)):
         position, _ = begin(ENGINE, seats, ENGINE.normalize_options({}, seats), Chance(f"{seed:064x}"))
