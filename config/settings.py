@@ -4,6 +4,7 @@ Unset, the server runs on a SQLite file and an in-process Celery worker with an 
 command serves everything. Production sets DATABASE_URL (PostgreSQL) and CELERY_BROKER_URL (Redis).
 """
 
+import warnings
 from pathlib import Path
 
 import environ
@@ -35,11 +36,13 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "games",
+    "web",
 ]
 
 MIDDLEWARE = [
     "api.middleware.BodySizeLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -70,6 +73,16 @@ TIME_ZONE = "UTC"
 USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# WhiteNoise serves the static files in every set-up: from STATIC_ROOT after `collectstatic` (production
+# images), and straight from the apps' static folders otherwise (the embedded default needs no build step).
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
+WHITENOISE_USE_FINDERS = True
+# Without `collectstatic` there is no STATIC_ROOT folder, and the finders serve everything: not worth a warning.
+warnings.filterwarnings("ignore", message="No directory at", module="whitenoise.base")
+WHITENOISE_AUTOREFRESH = DEBUG
 
 # Oversized bodies are refused before any parsing (see api.errors for the JSON answer).
 DATA_UPLOAD_MAX_MEMORY_SIZE = env("MAX_BODY_BYTES")
