@@ -35,8 +35,10 @@ def web_server(tmp_path_factory) -> Iterator[str]:
         yield base.removesuffix("/api/v1")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium():
+    """One Chromium per test module: Playwright's sync API keeps an event loop running in this thread while it
+    is open, which would make every later `asyncio.run` in the session fail."""
     executable = shutil.which("chromium") or shutil.which("chromium-browser")
     if not executable:
         missing("Debian's Chromium (apt-get install chromium)")
