@@ -125,7 +125,7 @@ async function refresh() {
       live.again = false;
       try {
         live.summary = await api(`games/${gameId}/`);
-        if (live.summary.status !== "pending") {
+        if (!["pending", "aborted"].includes(live.summary.status)) { // never dealt: no state to show
           const state = await api(`games/${gameId}/state/`);
           if (live.state && state.version !== live.state.version) live.error = null;
           live.state = state;
