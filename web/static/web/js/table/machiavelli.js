@@ -114,6 +114,7 @@ function dropZone(ui, editor, to, label, children, extra) {
 }
 
 function editorPanel(ui, editor) {
+  ui.errorShown = Boolean(ui.args.error);
   const send = () => {
     const table = editor.groups.filter((g) => g.length);
     ui.act({ action: { type: "meld", table } });
@@ -124,6 +125,7 @@ function editorPanel(ui, editor) {
     h("div.groups", null, editor.groups.map((g, n) => dropZone(ui, editor, n, `group ${n + 1}`,
       g.map((c, i) => editorCard(ui, editor, n, i, c)), "group")),
     dropZone(ui, editor, "new", "new group", h("span.muted", null, "new group"), "group new")),
+    h("h3", null, "Your hand"),
     dropZone(ui, editor, "hand", "your hand", editor.hand.map((c, i) => editorCard(ui, editor, "hand", i, c)), "hand"),
     ui.args.error ? h("p.error.meld-error", { role: "alert" }, ui.args.error) : null,
     h("div.buttons", null,

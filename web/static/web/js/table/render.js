@@ -138,7 +138,7 @@ function makeUi(root, args, rules) {
         moves.some((m) => m.src !== null) ? "Your move: the highlighted cards can be played." : null;
       return h("div.controls", { "aria-label": "Your moves", role: "group" },
         legal ? h("p.hint", { "aria-live": "polite" }, hint || "Your move.") : null,
-        args.error ? h("p.error.move-error", { role: "alert" }, args.error) : null,
+        args.error && !ui.errorShown ? h("p.error.move-error", { role: "alert" }, args.error) : null,
         buttons.length ? h("div.buttons", null, buttons) : null);
     },
   };

@@ -132,7 +132,8 @@ function tarocchiDraw(ui, v) {
       h("div.fan", null, v.discard.map((c) => ui.card(c)))) : null);
   const last = v.tricks.length ? v.tricks[v.tricks.length - 1] : null;
   const middle = h("section.zone.centre", { "aria-label": "Centre" },
-    h("div.pile", null, h("div.pile-label", null, "Monte"), v.monte?.length ? h("div.fan", null, v.monte.map((c) => ui.card(c)))
+    h("div.pile", null, h("div.pile-label", null, v.monte?.length || v.stock_count <= 3 ? "Monte" : "Undealt"),
+      v.monte?.length ? h("div.fan", null, v.monte.map((c) => ui.card(c)))
       : ui.stack(v.stock_count, "cards in the monte")),
     v.peek ? h("div.pile", null, h("div.pile-label", null, "Bottom card (you, the dealer)"), ui.card(v.peek)) : null,
     v.called ? h("div.pile", null, h("div.pile-label", null, "Called card"), ui.card(v.called)) : null,
