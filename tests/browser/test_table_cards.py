@@ -4,6 +4,8 @@ the table's own module into a page section made by the test) and `phone-table`."
 
 from __future__ import annotations
 
+import re
+
 import httpx
 import pytest
 from playwright.sync_api import expect
@@ -61,21 +63,24 @@ def test_every_card_of_every_pack_is_drawn_with_its_own_name(page):
     shot(page, "cards")
 
 
-def _game(web_server: str, player: dict, kind: str, seats: int, options: dict) -> str:
-    body = {"kind": kind, "options": options, "seats": [{"player": player["id"]}] + [{"bot": "random"}] * (seats - 1)}
+def _game(web_server: str, player: dict, kind: str, seats: int, options: dict, **extra) -> str:
+    body = {"kind": kind, "options": options, "seats": [{"player": player["id"]}] + [{"bot": "random"}] * (seats - 1),
+            **extra}
     response = httpx.post(f"{web_server}/api/v1/games/", json=body, timeout=30,
                           headers={"Authorization": f"Token {player['token']}"})
     assert response.status_code == 201, response.text
     return response.json()["id"]
 
 
-def test_a_move_is_played_with_the_keyboard_alone(page, web_server):
+def test_a_move_is_played_with_the_keyboard_alone_against_the_clock(page, web_server):
     player = sign_in(page, "keys-ann")
-    game = _game(web_server, player, "spite-and-malice", 2, {})
+    game = _game(web_server, player, "spite-and-malice", 2, {}, turn_seconds=600)
     page.goto(f"/games/{game}/")
     table = page.locator("#table[aria-busy=false]")
     first = table.locator("button.legal").first
     expect(first).to_be_visible()
+    clock = page.locator(".seat-panel.mine .clock")
+    expect(clock).to_have_text(re.compile(r"^(10:00|9:[0-5]\d)$"))  # the seat's turn clock, counting down
     version = int(page.locator("#table").get_attribute("data-version"))
     for _ in range(400):  # Tab through the page to the first highlighted card or button
         page.keyboard.press("Tab")

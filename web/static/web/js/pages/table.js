@@ -15,7 +15,7 @@ const gameId = pageData().game_id;
 const page = document.getElementById("page");
 const tableRoot = h("div", { id: "table", "aria-busy": "true" });
 const live = {
-  summary: null, state: null, error: null, busy: false, stream: null, refreshing: null, again: false,
+  summary: null, state: null, error: null, notice: null, busy: false, stream: null, refreshing: null, again: false,
 };
 
 function seatName(i) {
@@ -69,8 +69,12 @@ function invitation() {
 
 function render() {
   const { summary, state } = live;
-  if (!summary) return;
+  if (!summary) {
+    if (live.notice) mount(page, h("p.error", { role: "alert" }, live.notice));
+    return;
+  }
   const toAct = state?.to_act || summary.to_act || [];
+  document.title = `${TITLES[summary.kind] || summary.kind} · Tavolo`;
   const head = h("header.table-head", null,
     h("h1", null, TITLES[summary.kind] || summary.kind),
     h("p.status", { "aria-live": "polite" },
@@ -90,7 +94,8 @@ function render() {
   } else {
     mount(tableRoot);
   }
-  mount(page, head, banner(), summary.status === "pending" ? invitation() : null, tableRoot);
+  mount(page, head, banner(), summary.status === "pending" ? invitation() : null,
+    live.notice && !state ? h("p.notice", { role: "status" }, live.notice) : null, tableRoot);
 }
 
 /** Send one action with the version it was chosen at; a refusal's text stays on the table until the next move. */
@@ -105,9 +110,8 @@ async function play(action) {
     });
     live.error = null;
   } catch (e) {
-    if (!(e instanceof ApiError)) throw e;
-    live.error = e.message;
-    toast(e.message, "error");
+    live.error = e instanceof ApiError ? e.message : "the move could not be sent; try again";
+    toast(live.error, "error");
   } finally {
     live.busy = false;
   }
@@ -131,13 +135,13 @@ async function refresh() {
           live.state = state;
         }
       } catch (e) {
-        if (!(e instanceof ApiError)) throw e;
-        toast(e.message, "error");
+        const message = e instanceof ApiError ? e.message : "the server cannot be reached; retrying";
+        if (!live.summary || e.code === "game_sealed") live.notice = message; // e.g. a running duplicate round
+        else toast(message, "error");
       }
       render();
     } while (live.again);
-    live.refreshing = null;
-  })();
+  })().finally(() => { live.refreshing = null; });
   return live.refreshing;
 }
 
