@@ -60,6 +60,11 @@ def play_to_the_end(page, rng: random.Random, *, shot_name: str | None = None, s
         clicks += 1
         if shot_name and clicks == shot_at:
             page.wait_for_function(f"document.querySelector('{CLICKABLE}') || document.querySelector('.game-over')")
+            cards = page.locator("#table[aria-busy=false] button.pc.legal[data-src]")
+            if cards.count() and not page.locator(".legal.target").count():  # show a card chosen, its places lit
+                cards.first.click()
+                clicks += 1
+                page.wait_for_function(f"document.querySelector('{CLICKABLE}') || document.querySelector('.game-over')")
             shot(page, shot_name)
         if page.locator(".game-over").count():
             return clicks

@@ -48,7 +48,8 @@ function player(ui, p) {
     : h("div.hand.hidden-hand", { "aria-label": `${ui.name(p)}'s hand: ${pl.hand_count} cards` },
       Array.from({ length: pl.hand_count }, () => ui.back()));
   return h("section", { class: `zone player${mine ? " mine" : ""}`, "aria-label": ui.name(p) },
-    panel, h("div.player-cards", null, goal, rows, hand));
+    panel, h("div.player-cards", null, goal, h("div.pile", null, h("div.pile-label", null, "Discard rows"), rows),
+      h("div.pile.hand-pile", null, h("div.pile-label", null, "Hand"), hand)));
 }
 
 function centre(ui) {
