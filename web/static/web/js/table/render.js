@@ -57,6 +57,9 @@ function makeUi(root, args, rules) {
     if (selected === src) delete root.dataset.selected;
     else root.dataset.selected = src;
     redraw();
+    // Keep the keyboard where it was going: on the first place for the chosen card (or back on the card).
+    const next = root.querySelector(".target") || root.querySelector(`[data-src="${CSS.escape(src)}"]`);
+    next?.focus();
   };
   const targetMove = (dst) => selected && dst != null ? moves.find((m) => m.src === selected && m.dst === dst) : null;
 
