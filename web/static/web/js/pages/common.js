@@ -1,0 +1,55 @@
+// What the pages (not the table) share: kind titles, seat names, game rows, error boxes.
+import { h, pageData } from "../dom.js";
+
+/** The game's title from the page data (every page gets the kinds from its view). */
+export function kindTitle(kind) {
+  const found = (pageData().kinds || []).find((k) => k.kind === kind);
+  return found ? found.title : kind;
+}
+
+/** A seat of a game summary as a person reads it: the player's name, or "heuristic bot". */
+export function seatName(seat) {
+  if (!seat) return "";
+  if (seat.name) return seat.name;
+  return seat.bot ? `${seat.bot} bot (seat ${seat.index})` : `seat ${seat.index}`;
+}
+
+/** A seat's name linked to the player's page when it is a person. */
+export function seatLink(seat) {
+  return seat.player ? h("a", { href: `/players/${seat.player}/` }, seatName(seat)) : h("span", {}, seatName(seat));
+}
+
+/** "ann, heuristic bot" with the winners marked, for one line of a list. */
+export function seatList(game) {
+  const winners = new Set(game.result?.winners || []);
+  const parts = [];
+  game.seats.forEach((seat, i) => {
+    if (i) parts.push(", ");
+    parts.push(seatLink(seat));
+    if (winners.has(seat.index)) parts.push(h("span.win", { title: "winner" }, " ★"));
+  });
+  return parts;
+}
+
+/** Who won, in words (finished games only). */
+export function resultText(game) {
+  if (game.status === "aborted") return `aborted${game.abort_reason ? ` (${game.abort_reason})` : ""}`;
+  if (!game.result) return game.status;
+  const winners = (game.result.winners || []).map((i) => seatName(game.seats[i]));
+  return winners.length ? `won by ${winners.join(" and ")}` : "no winner";
+}
+
+/** One game in a list: kind, seats, status, links to the table and (when over) the replay. */
+export function gameItem(game) {
+  const over = game.status === "finished";
+  return h("li.game-item", { dataset: { game: game.id } },
+    h("a.game-link", { href: `/games/${game.id}/` }, kindTitle(game.kind)),
+    " · ", seatList(game), " · ",
+    h("span.muted", {}, over ? resultText(game) : game.status),
+    over ? [" · ", h("a", { href: `/games/${game.id}/replay/` }, "replay")] : null);
+}
+
+/** An error shown in place of the content it stopped. */
+export function errorBox(error) {
+  return h("p.error", { role: "alert" }, error?.message || String(error));
+}
