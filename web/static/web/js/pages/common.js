@@ -53,3 +53,23 @@ export function gameItem(game) {
 export function errorBox(error) {
   return h("p.error", { role: "alert" }, error?.message || String(error));
 }
+
+/** A status as a small badge ("running", "finished"...). */
+export function badge(status) {
+  return h("span.badge", { dataset: { status } }, status.replaceAll("_", " "));
+}
+
+export const FORMATS = { round_robin: "round robin", swiss: "Swiss", knockout: "knockout", duplicate: "duplicate" };
+
+/** One tournament in a list: name, game, format, status and round. */
+export function tournamentItem(t) {
+  const round = t.current_round ? ` · round ${t.current_round}${t.rounds ? ` of ${t.rounds}` : ""}` : "";
+  return h("li.tournament-item", { dataset: { tournament: t.id } },
+    h("a", { href: `/tournaments/${t.id}/` }, t.name || "Tournament"), " · ", kindTitle(t.kind), " · ",
+    FORMATS[t.format] || t.format, " ", badge(t.status), h("span.muted", {}, round));
+}
+
+/** A list of `items` drawn by `item`, or a line saying there are none. */
+export function listOf(items, item, none, className = "game-list") {
+  return items.length ? h(`ul.${className}`, {}, items.map(item)) : h("p.muted", {}, none);
+}
