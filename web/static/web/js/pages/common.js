@@ -73,3 +73,37 @@ export function tournamentItem(t) {
 export function listOf(items, item, none, className = "game-list") {
   return items.length ? h(`ul.${className}`, {}, items.map(item)) : h("p.muted", {}, none);
 }
+
+/** An input for one option of the kind, from its description (type, default, bounds, choices). */
+export function optionField(name, spec) {
+  const id = `option-${name}`;
+  let input;
+  if (spec.choices) {
+    input = h("select", { id, name }, spec.choices.map((c) => h("option", { value: c, selected: c === spec.default }, c)));
+  } else if (spec.type === "bool") {
+    input = h("input", { id, name, type: "checkbox", checked: spec.default === true });
+  } else {
+    input = h("input", { id, name, type: spec.type === "int" ? "number" : "text", min: spec.minimum, max: spec.maximum,
+      placeholder: spec.default === null ? "none" : String(spec.default), inputmode: spec.type === "int" ? "numeric" : null });
+  }
+  return h("div.field", {}, h("label", { for: id }, name.replaceAll("_", " ")), input,
+    spec.help ? h("small.muted", {}, spec.help) : null);
+}
+
+/** The options a person changed: an empty field keeps the server's default. */
+export function chosenOptions(specs, container) {
+  const options = {};
+  for (const [name, spec] of Object.entries(specs)) {
+    const input = container.querySelector(`[name="${name}"]`);
+    if (spec.type === "bool") { if (input.checked !== spec.default) options[name] = input.checked; continue; }
+    if (input.value === "" || input.value === String(spec.default)) continue;
+    options[name] = spec.type === "int" ? Number(input.value) : input.value;
+  }
+  return options;
+}
+
+/** "Sign in to …" for pages that need a player, coming back here afterwards. */
+export function signInFirst(what) {
+  const next = encodeURIComponent(location.pathname + location.search);
+  return h("p", {}, h("a", { href: `/signin/?next=${next}` }, "Sign in"), ` to ${what}: you choose a name, nothing else.`);
+}

@@ -2,7 +2,7 @@
 // by number: an invitation) and the clock; POST /games/ and on to the table.
 import { api, me } from "../api.js";
 import { h, mount } from "../dom.js";
-import { errorBox, kindTitle } from "./common.js";
+import { chosenOptions, errorBox, kindTitle, optionField, signInFirst } from "./common.js";
 
 const root = document.getElementById("page");
 const CLOCK_POLICIES = { random: "a random move is played for you", heuristic: "the heuristic bot moves for you",
@@ -13,34 +13,6 @@ let bots = [];
 const form = {};
 
 const kindOf = () => kinds.find((k) => k.kind === form.kind.value);
-
-/** An input for one option of the kind, from its description (type, default, bounds, choices). */
-function optionField(name, spec) {
-  const id = `option-${name}`;
-  let input;
-  if (spec.choices) {
-    input = h("select", { id, name }, spec.choices.map((c) => h("option", { value: c, selected: c === spec.default }, c)));
-  } else if (spec.type === "bool") {
-    input = h("input", { id, name, type: "checkbox", checked: spec.default === true });
-  } else {
-    input = h("input", { id, name, type: spec.type === "int" ? "number" : "text", min: spec.minimum, max: spec.maximum,
-      placeholder: spec.default === null ? "none" : String(spec.default), inputmode: spec.type === "int" ? "numeric" : null });
-  }
-  return h("div.field", {}, h("label", { for: id }, name.replaceAll("_", " ")), input,
-    spec.help ? h("small.muted", {}, spec.help) : null);
-}
-
-/** The options a person changed: an empty field keeps the server's default. */
-function chosenOptions() {
-  const options = {};
-  for (const [name, spec] of Object.entries(kindOf().options)) {
-    const input = form.options.querySelector(`[name="${name}"]`);
-    if (spec.type === "bool") { if (input.checked !== spec.default) options[name] = input.checked; continue; }
-    if (input.value === "" || input.value === String(spec.default)) continue;
-    options[name] = spec.type === "int" ? Number(input.value) : input.value;
-  }
-  return options;
-}
 
 function seatRow(index, player) {
   const kind = form.kind.value;
@@ -113,7 +85,7 @@ function seatsBody() {
 async function submit(event) {
   event.preventDefault();
   mount(form.error);
-  const body = { kind: form.kind.value, seats: seatsBody(), options: chosenOptions() };
+  const body = { kind: form.kind.value, seats: seatsBody(), options: chosenOptions(kindOf().options, form.options) };
   if (form.turn.value) {
     body.turn_seconds = Number(form.turn.value);
     body.clock_policy = form.policy.value;
@@ -159,8 +131,7 @@ function build() {
 
 async function main() {
   if (!me()) {
-    mount(root, h("h1", {}, "New game"), h("p", {}, h("a", { href: `/signin/?next=${encodeURIComponent(location.pathname + location.search)}` },
-      "Sign in"), " to create a game: you choose a name, nothing else."));
+    mount(root, h("h1", {}, "New game"), signInFirst("create a game"));
     return;
   }
   [kinds, bots] = await Promise.all([api("kinds/"), api("bots/")]);
