@@ -37,3 +37,31 @@ def bot_game(web_server: str, name: str, kind: str = "spite-and-malice", seats: 
 
 def query(url: str) -> dict[str, str]:
     return {k: v[0] for k, v in parse_qs(urlparse(url).query).items()}
+
+
+def play_rated_game(web_server: str, first: dict, second: dict, kind: str = "spite-and-malice",
+                    options: dict | None = None, seed: int = 0) -> dict:
+    """A rated game between two registered players, played to its end through the API with random legal moves
+    (`second` accepts the invitation first). Returns the finished summary."""
+    import random
+
+    api = f"{web_server}/api/v1"
+    tokens = {0: first["token"], 1: second["token"]}
+    game = create_game(web_server, first["token"], {"kind": kind, "options": options or {},
+                                                    "seats": [{"player": first["id"]}, {"player": second["id"]}]})
+    accepted = httpx.post(f"{api}/games/{game['id']}/accept/", headers={"Authorization": f"Token {tokens[1]}"},
+                          timeout=30)
+    assert accepted.status_code == 200, accepted.text
+    rng = random.Random(seed)
+    with httpx.Client(base_url=api, timeout=30) as client:
+        for _ in range(5000):
+            summary = client.get(f"/games/{game['id']}/").json()
+            if summary["status"] != "active":
+                assert summary["status"] == "finished", summary
+                return summary
+            seat = summary["to_act"][0]
+            auth = {"Authorization": f"Token {tokens[seat]}"}
+            state = client.get(f"/games/{game['id']}/state/", headers=auth).json()
+            move = {"action": rng.choice(state["legal_actions"]), "expected_version": state["version"]}
+            client.post(f"/games/{game['id']}/actions/", json=move, headers=auth)
+    raise AssertionError("the game did not end")
