@@ -16,8 +16,10 @@ const state = {
 const ui = {};
 
 /** Viewpoints this person may use: "spectator", their own seats, and once the game is over every seat and "all". */
+const isOver = (game) => game.status === "finished" || game.status === "aborted";
+
 function viewpoints() {
-  const over = state.game.status === "finished";
+  const over = isOver(state.game);
   const seats = over ? state.game.seats.map((s) => s.index) : state.mine;
   return ["spectator", ...seats.map(String), ...(over ? ["all"] : [])];
 }
@@ -145,7 +147,7 @@ function onKey(event) {
 
 async function verificationLine() {
   const exportUrl = `/api/v1/games/${gameId}/export/`;
-  if (state.game.status !== "finished") {
+  if (!isOver(state.game)) {
     return h("p.muted", { id: "replay-verification" }, "The seed stays secret until the game is over; then the deal can be verified.");
   }
   try {

@@ -61,7 +61,7 @@ function drawHead(t) {
       `tables of ${t.table_size}`, " · ", h("span", { id: "tournament-status" }, badge(t.status)), " · ", round,
       t.turn_seconds ? ` · ${t.turn_seconds} s per move` : "",
       t.started_at ? ` · started ${when(t.started_at)}` : ""),
-    t.seed ? h("p.muted", {}, "Seed (every game's deal derives from it): ", h("code", {}, t.seed)) : null);
+    t.seed ? h("p.muted.seed", {}, "Seed (every game's deal derives from it): ", h("code", {}, t.seed)) : null);
 }
 
 function drawEntrants(t) {
