@@ -16,7 +16,7 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture(scope="module")
 def paths(web_server) -> list[str]:
-    game = bot_game(web_server, "header-maker", kind="muscio", seats=3)
+    game = bot_game(web_server, "header-maker")
     organiser = register(web_server, "header-organiser")
     tournament = httpx.post(f"{web_server}/api/v1/tournaments/", json={"kind": "machiavelli", "format": "knockout"},
                             headers={"Authorization": f"Token {organiser['token']}"}, timeout=30).json()
