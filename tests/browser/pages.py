@@ -29,9 +29,12 @@ def wait_finished(web_server: str, game_id: str, timeout: float = 60) -> dict:
 
 
 def bot_game(web_server: str, name: str, kind: str = "spite-and-malice", seats: int = 2) -> dict:
-    """A finished game between random bots, created by a new player `name`."""
+    """A finished game between random bots, created by a new player `name` (a patience game stops after 80 turns,
+    which bounds its length, since random bots may block each other for long)."""
     creator = register(web_server, name)
-    game = create_game(web_server, creator["token"], {"kind": kind, "seats": [{"bot": "random"}] * seats})
+    options = {"max_turns": 80} if kind in ("spite-and-malice", "diavoletto") else {}
+    game = create_game(web_server, creator["token"], {"kind": kind, "options": options,
+                                                      "seats": [{"bot": "random"}] * seats})
     return wait_finished(web_server, game["id"])
 
 

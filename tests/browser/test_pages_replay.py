@@ -70,11 +70,12 @@ def test_step_back_and_forth_by_buttons_keys_and_slider_and_the_url_follows(page
 def test_autoplay_moves_on_by_itself_until_paused(page, finished):
     page.goto(f"/games/{finished['id']}/replay/?step=5")
     at_step(page, 5, finished["version"])
+    page.get_by_label("Speed").select_option("4")
     page.get_by_role("button", name="Play").click()
-    at_step(page, 7, finished["version"])
+    at_step(page, 9, finished["version"])
     page.get_by_role("button", name="Pause").click()
     stopped = query(page.url)["step"]
-    page.wait_for_timeout(1200)
+    page.wait_for_timeout(800)
     assert query(page.url)["step"] == stopped
 
 

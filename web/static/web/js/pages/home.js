@@ -48,9 +48,16 @@ async function showMine() {
   });
 }
 
+const REFRESH_MS = 15000;
+
+function showGames() {
+  fill("home-live", async () => listOf(await games({ status: "active" }), gameItem, "No game is being played right now."));
+  fill("home-finished", async () => listOf(await games({ status: "finished" }), gameItem, "No game has finished yet."));
+}
+
 showMine();
-fill("home-live", async () => listOf(await games({ status: "active" }), gameItem, "No game is being played right now."));
-fill("home-finished", async () => listOf(await games({ status: "finished" }), gameItem, "No game has finished yet."));
+showGames();
+setInterval(() => { if (!document.hidden) showGames(); }, REFRESH_MS); // live games come and go
 fill("home-tournaments", async () => listOf((await api("tournaments/", { params: { limit: 10 } })).results,
   tournamentItem, "No tournament yet.", "plain-list"));
 window.addEventListener("tavolo:session", showMine);

@@ -7,7 +7,7 @@ import { errorBox, kindTitle, resultText, seatList, seatName } from "./common.js
 
 const root = document.getElementById("page");
 const { game_id: gameId } = pageData();
-const AUTOPLAY_MS = 800;
+const SPEEDS = { "0.5": 1600, "1": 800, "2": 400, "4": 200 }; // autoplay: milliseconds per step
 
 const state = {
   game: null, steps: [], events: new Map(), step: 1, viewpoint: "spectator", mine: [],
@@ -96,7 +96,13 @@ function drawViews(views, step) {
   const boxes = views.map(({ viewpoint, data }) => {
     const box = h("div.replay-view", { dataset: { viewpoint } });
     if (data.view === null) box.append(h("p.muted", {}, "The game is created: nothing is dealt yet."));
-    else renderTable(box, { kind, view: data.view, seats, seat: viewpoint === "spectator" ? null : Number(viewpoint), legal: null });
+    else {
+      try {
+        renderTable(box, { kind, view: data.view, seats, seat: viewpoint === "spectator" ? null : Number(viewpoint), legal: null });
+      } catch (e) {
+        mount(box, errorBox(e)); // the data below still shows what this viewpoint sees
+      }
+    }
     return views.length > 1 ? h("section.replay-seat", {}, h("h2", {}, viewpointLabel(viewpoint)), box) : box;
   });
   mount(ui.table, h("div", { class: views.length > 1 ? "replay-all" : "replay-one" }, boxes));
@@ -128,7 +134,7 @@ function autoplay(on) {
     state.timer = setInterval(() => {
       if (state.step >= state.steps.length) autoplay(false);
       else show(state.step + 1);
-    }, AUTOPLAY_MS);
+    }, SPEEDS[ui.speed.value]);
   }
   ui.play.textContent = on ? "Pause" : "Play";
   ui.play.setAttribute("aria-pressed", on ? "true" : "false");
@@ -166,6 +172,8 @@ function buildControls() {
   ui.first = h("button", { type: "button", onclick: () => { autoplay(false); show(1); } }, "« First");
   ui.prev = h("button", { id: "replay-prev", type: "button", onclick: () => { autoplay(false); step(-1); } }, "◀ Previous");
   ui.play = h("button", { id: "replay-play", type: "button", "aria-pressed": "false", onclick: () => autoplay(!state.timer) }, "Play");
+  ui.speed = h("select", { id: "replay-speed" }, Object.keys(SPEEDS).map((k) => h("option", { value: k, selected: k === "1" }, `${k}×`)));
+  ui.speed.addEventListener("change", () => { if (state.timer) autoplay(true); });
   ui.next = h("button", { id: "replay-next", type: "button", onclick: () => { autoplay(false); step(1); } }, "Next ▶");
   ui.last = h("button", { type: "button", onclick: () => { autoplay(false); show(state.steps.length); } }, "Last »");
   ui.slider = h("input", { id: "replay-slider", type: "range", min: 1, max: state.steps.length, value: state.step, "aria-label": "Step" });
@@ -180,7 +188,8 @@ function buildControls() {
     h("div.replay-buttons", {}, ui.first, ui.prev, ui.play, ui.next, ui.last),
     h("div.replay-slider", {}, ui.slider),
     h("div.replay-where", {}, ui.position, " · ", ui.event, " ", ui.toAct),
-    h("div.replay-viewpoint", {}, h("label", { for: "replay-viewpoint" }, "Viewpoint"), ui.viewpoint));
+    h("div.replay-viewpoint", {}, h("label", { for: "replay-viewpoint" }, "Viewpoint"), ui.viewpoint,
+      h("label", { for: "replay-speed" }, "Speed"), ui.speed));
 }
 
 async function main() {
