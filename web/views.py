@@ -16,14 +16,34 @@ from games.engine import registry
 RULES_DIR = Path(settings.BASE_DIR) / "docs" / "rules"
 
 
+#: One or two sentences per game for the home page; the whole rules are docs/rules/<kind>.md (/rules/<kind>/).
+SUMMARIES = {
+    "spite-and-malice": "Two players race to empty their 26-card goal piles by building shared centre piles from "
+                        "Ace to King, whatever the suit; jokers stand in for any card but a Two.",
+    "diavoletto": "Spite and Malice's cousin: no hand is dealt, you draw up to five each turn, every Ace must be "
+                  "played before your compulsory discard, and jokers never open a pile.",
+    "muscio": "A trick-taking match for 3 to 6 with the 40-card pack: everyone starts at 30 and wants to reach 0 "
+              "by taking tricks; you may play, pass, or swap your hand for the unseen blinde.",
+    "tarocchi-mineo": "The Sicilian tarot game of Mineo for four: 63 cards with trumps 0 to 20 and the Fuggitivo; "
+                      "bid to play alone or call a partner who stays secret until the called card falls.",
+    "machiavelli": "Rummy with two packs for 2 to 6: meld sets and runs, and rearrange everything on the table as "
+                   "you like, as long as every group is valid when your turn ends; first to empty the hand wins.",
+}
+
+
+def _kinds() -> list[dict]:
+    return [{"kind": e.kind, "title": e.title, "seats": list(e.seats)} for e in registry.engines()]
+
+
 def _page(request: HttpRequest, template: str, module: str, **context) -> HttpResponse:
     """A frame whose `module` (under static web/js/pages/) fills it in; `context` goes to the template and,
-    as data attributes, to the module."""
+    as data attributes, to the module, with every game's kind, title and seat counts (`kinds`)."""
+    context.setdefault("kinds", _kinds())
     return render(request, f"web/{template}", {"module": module, "data": context, **context})
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    kinds = [{"kind": e.kind, "title": e.title, "seats": list(e.seats)} for e in registry.engines()]
+    kinds = [{**k, "summary": SUMMARIES.get(k["kind"], "")} for k in _kinds()]
     return _page(request, "home.html", "home", kinds=kinds)
 
 
