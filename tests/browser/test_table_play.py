@@ -42,8 +42,12 @@ def create_game(web_server: str, player: dict, kind: str, seats: int, options: d
 def play_to_the_end(page, rng: random.Random, *, shot_name: str | None = None, shot_at: int = 0,
                     limit: int = 600) -> int:
     """Click highlighted moves (a target after a selected source) until the game-over banner shows."""
-    clicks = 0
+    clicks = misses = 0
     while clicks < limit:
+        if misses > 25:
+            shot(page, "stuck-table")
+            raise AssertionError("no highlighted move could be clicked: "
+                                 + page.locator("#table").inner_html()[:3000])
         page.wait_for_function(f"document.querySelector('.game-over') || document.querySelector('{CLICKABLE}')",
                                timeout=30_000)
         if page.locator(".game-over").count():
@@ -52,12 +56,15 @@ def play_to_the_end(page, rng: random.Random, *, shot_name: str | None = None, s
         choices = targets if targets.count() else page.locator(CLICKABLE)
         n = choices.count()
         if not n:
+            misses += 1
             continue  # redrawn meanwhile
         try:
             choices.nth(rng.randrange(n)).click(timeout=2_000)
         except Exception:  # noqa: BLE001 - the table was redrawn under the pointer: look again
+            misses += 1
             continue
         clicks += 1
+        misses = 0
         if shot_name and clicks == shot_at:
             page.wait_for_function(f"document.querySelector('{CLICKABLE}') || document.querySelector('.game-over')")
             cards = page.locator("#table[aria-busy=false] button.pc.legal[data-src]")
