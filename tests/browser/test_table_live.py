@@ -74,3 +74,18 @@ def test_an_invited_player_declines_on_the_table_page(page, web_server):
     page.get_by_role("button", name="Decline").click()
     expect(page.locator(".game-over.aborted")).to_contain_text("declined")
     assert httpx.get(f"{web_server}/api/v1/games/{game}/", timeout=30).json()["status"] == "aborted"
+
+
+def test_the_hosts_table_starts_by_itself_when_the_guest_accepts(page, web_server):
+    host = sign_in(page, "waiting-host")
+    guest = register(web_server, "waiting-guest")
+    game = post(web_server, "games/", host["token"], {
+        "kind": "spite-and-malice", "seats": [{"player": host["id"]}, {"player": guest["id"]}]})["id"]
+    page.goto(f"/games/{game}/")
+    expect(page.locator(".invitation")).to_contain_text("Waiting for: waiting-guest")
+    expect(page.get_by_role("button", name="Accept and play")).to_have_count(0)  # the host has accepted already
+    page.evaluate("window.notReloaded = true")
+    post(web_server, f"games/{game}/accept/", guest["token"])
+    expect(page.locator(".zone.mine .hand .pc")).to_have_count(5, timeout=15_000)
+    expect(page.locator(".invitation")).to_have_count(0)
+    assert page.evaluate("window.notReloaded") is True

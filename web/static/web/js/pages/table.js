@@ -9,6 +9,7 @@ import { renderTable, tickClocks } from "../table/render.js";
 const TITLES = { "spite-and-malice": "Spite and Malice", diavoletto: "Diavoletto", muscio: "Muscio",
   "tarocchi-mineo": "Tarocchi Siciliani (Mineo)", machiavelli: "Machiavelli" };
 const POLL_MS = 15000;
+const TICK_MS = 3000;
 const RECONNECT_MS = 3000;
 
 const gameId = pageData().game_id;
@@ -172,16 +173,20 @@ function connect() {
 async function start() {
   await refresh();
   connect();
+  let ticks = 0;
   setInterval(async () => {
-    if (["finished", "aborted"].includes(live.summary?.status)) return;
+    const status = live.summary?.status;
+    ticks += 1;
+    // A pending game is checked every tick (the others may accept any moment), a live one every POLL_MS.
+    if (["finished", "aborted"].includes(status) || (status !== "pending" && ticks % (POLL_MS / TICK_MS))) return;
     try {
       const summary = await api(`games/${gameId}/`);
-      if (summary.version !== version() || summary.status !== live.summary?.status) {
+      if (summary.version !== version() || summary.status !== status) {
         await refresh();
         connect();
       }
     } catch { /* the next tick tries again */ }
-  }, POLL_MS);
+  }, TICK_MS);
   setInterval(() => tickClocks(tableRoot), 1000);
 }
 
