@@ -7,6 +7,7 @@ import { errorBox, kindTitle, resultText, seatList, seatName } from "./common.js
 
 const root = document.getElementById("page");
 const { game_id: gameId } = pageData();
+const DETAILS_MAX = 160; // characters of an event's data shown next to the step (a shuffle lists a whole deck)
 const SPEEDS = { "0.5": 1600, "1": 800, "2": 400, "4": 200 }; // autoplay: milliseconds per step
 
 const state = {
@@ -15,9 +16,9 @@ const state = {
 };
 const ui = {};
 
-/** Viewpoints this person may use: "spectator", their own seats, and once the game is over every seat and "all". */
 const isOver = (game) => game.status === "finished" || game.status === "aborted";
 
+/** Viewpoints this person may use: "spectator", their own seats, and once the game is over every seat and "all". */
 function viewpoints() {
   const over = isOver(state.game);
   const seats = over ? state.game.seats.map((s) => s.index) : state.mine;
@@ -59,7 +60,8 @@ function describeStep(step) {
   const details = event?.data
     ? Object.entries(event.data).filter(([k]) => k !== "seat").map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(", ")
     : "";
-  return `${entry.type.replaceAll("_", " ")}${who}${details ? ` (${details})` : ""}`;
+  const short = details.length > DETAILS_MAX ? `${details.slice(0, DETAILS_MAX)}…` : details;
+  return `${entry.type.replaceAll("_", " ")}${who}${short ? ` (${short})` : ""}`;
 }
 
 function writeUrl() {
