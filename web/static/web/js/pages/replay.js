@@ -29,7 +29,7 @@ function viewpointLabel(v) {
   if (v === "spectator") return "Spectator";
   if (v === "all") return "Everything (every seat)";
   const seat = state.game.seats[Number(v)];
-  return `Seat ${v}: ${seat.name || `${seat.bot} bot`}`;
+  return `Seat ${seat.index + 1}: ${seat.name || `${seat.bot} bot`}`;
 }
 
 /** The view after `step` through viewpoint `v` (one seat or the spectator): a request, cached. */
@@ -100,7 +100,8 @@ function drawViews(views, step) {
     if (data.view === null) box.append(h("p.muted", {}, "The game is created: nothing is dealt yet."));
     else {
       try {
-        renderTable(box, { kind, view: data.view, seats, seat: viewpoint === "spectator" ? null : Number(viewpoint), legal: null });
+        renderTable(box, { kind, view: data.view, seats, seat: viewpoint === "spectator" ? null : Number(viewpoint), legal: null,
+          toAct: data.to_act });
       } catch (e) {
         mount(box, errorBox(e)); // the data below still shows what this viewpoint sees
       }
