@@ -199,6 +199,7 @@ async function main() {
   const [game, index] = await Promise.all([api(`games/${gameId}/`), api(`games/${gameId}/replay/`)]);
   state.game = game;
   state.steps = index.steps;
+  document.title = `Replay: ${kindTitle(game.kind)} · Tavolo`;
   if (!state.steps.length) {
     mount(root, h("h1", {}, `Replay: ${kindTitle(game.kind)}`), h("p", {}, "This game was never dealt: there is nothing to replay."));
     return;
