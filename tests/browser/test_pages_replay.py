@@ -4,6 +4,7 @@ viewpoint (a seat sees its hand, the spectator only counts), and read the export
 from __future__ import annotations
 
 import json
+import re
 
 import httpx
 import pytest
@@ -72,11 +73,12 @@ def test_autoplay_moves_on_by_itself_until_paused(page, finished):
     at_step(page, 5, finished["version"])
     page.get_by_label("Speed").select_option("4")
     page.get_by_role("button", name="Play").click()
-    at_step(page, 9, finished["version"])
+    page.wait_for_url(lambda url: int(query(url)["step"]) >= 9)
     page.get_by_role("button", name="Pause").click()
-    stopped = query(page.url)["step"]
+    stopped = int(query(page.url)["step"])
+    at_step(page, stopped, finished["version"])
     page.wait_for_timeout(800)
-    assert query(page.url)["step"] == stopped
+    assert int(query(page.url)["step"]) == stopped
 
 
 def test_switching_viewpoint_shows_a_seats_hand_or_the_spectators_count(page, finished):
@@ -127,6 +129,22 @@ def test_on_a_running_game_a_player_replays_their_own_seat_only(page, web_server
     page.get_by_label("Viewpoint").select_option("spectator")
     seen_through(page, "spectator")
     assert [p["hand"] for p in shown_view(page)["players"]] == [None, None]
+
+    # The game goes on: past the last known step, Next fetches the steps played since.
+    last = int(page.locator("#replay-position").inner_text().split()[-1])
+    at_step(page, last, last)
+    auth = {"Authorization": f"Token {player['token']}"}
+    for _ in range(100):  # the bot may still be thinking
+        state = httpx.get(f"{web_server}/api/v1/games/{game['id']}/state/", headers=auth, timeout=30).json()
+        if state["legal_actions"]:
+            break
+        page.wait_for_timeout(100)
+    moved = httpx.post(f"{web_server}/api/v1/games/{game['id']}/actions/", headers=auth, timeout=30,
+                       json={"action": state["legal_actions"][0], "expected_version": state["version"]})
+    assert moved.status_code == 201, moved.text
+    page.get_by_role("button", name="Next ▶").click()
+    expect(page.locator("#replay-position")).to_have_text(re.compile(rf"Step {last + 1} of \d+"))
+    assert int(page.locator("#replay-position").inner_text().split()[-1]) >= moved.json()["version"]
 
 
 def test_replay_at_phone_width(phone_page, finished):

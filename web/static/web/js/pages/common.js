@@ -7,11 +7,12 @@ export function kindTitle(kind) {
   return found ? found.title : kind;
 }
 
-/** A seat of a game summary as a person reads it: the player's name, or "heuristic bot". */
+/** A seat of a game summary as a person reads it: the player's name, or "heuristic bot (seat 2)". Seats are
+ * counted from 1 on screen (as on the table), from 0 in the API and in URLs. */
 export function seatName(seat) {
   if (!seat) return "";
   if (seat.name) return seat.name;
-  return seat.bot ? `${seat.bot} bot (seat ${seat.index})` : `seat ${seat.index}`;
+  return seat.bot ? `${seat.bot} bot (seat ${seat.index + 1})` : `seat ${seat.index + 1}`;
 }
 
 /** A seat's name linked to the player's page when it is a person. */
@@ -56,7 +57,7 @@ export function errorBox(error) {
 
 /** A status as a small badge ("running", "finished"...). */
 export function badge(status) {
-  return h("span.badge", { dataset: { status } }, status.replaceAll("_", " "));
+  return h("span.status-badge", { dataset: { status } }, status.replaceAll("_", " "));
 }
 
 export const FORMATS = { round_robin: "round robin", swiss: "Swiss", knockout: "knockout", duplicate: "duplicate" };

@@ -24,7 +24,7 @@ function seatRow(index, player) {
   ];
   const who = h("select", { id: `seat-${index}`, name: "who" }, choices);
   const extra = h("span.seat-extra");
-  const row = h("li.seat-row", { dataset: { seat: index } }, h("label", { for: `seat-${index}` }, `Seat ${index}`), who, extra);
+  const row = h("li.seat-row", { dataset: { seat: index } }, h("label", { for: `seat-${index}` }, `Seat ${index + 1}`), who, extra);
   const refresh = () => mount(extra, seatExtra(index, who.value, kind));
   who.addEventListener("change", refresh);
   refresh();

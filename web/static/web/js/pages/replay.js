@@ -7,6 +7,7 @@ import { errorBox, kindTitle, resultText, seatList, seatName } from "./common.js
 
 const root = document.getElementById("page");
 const { game_id: gameId } = pageData();
+const DETAILS_MAX = 160; // characters of an event's data shown next to the step (a shuffle lists a whole deck)
 const SPEEDS = { "0.5": 1600, "1": 800, "2": 400, "4": 200 }; // autoplay: milliseconds per step
 
 const state = {
@@ -15,9 +16,9 @@ const state = {
 };
 const ui = {};
 
-/** Viewpoints this person may use: "spectator", their own seats, and once the game is over every seat and "all". */
 const isOver = (game) => game.status === "finished" || game.status === "aborted";
 
+/** Viewpoints this person may use: "spectator", their own seats, and once the game is over every seat and "all". */
 function viewpoints() {
   const over = isOver(state.game);
   const seats = over ? state.game.seats.map((s) => s.index) : state.mine;
@@ -28,7 +29,7 @@ function viewpointLabel(v) {
   if (v === "spectator") return "Spectator";
   if (v === "all") return "Everything (every seat)";
   const seat = state.game.seats[Number(v)];
-  return `Seat ${v}: ${seat.name || `${seat.bot} bot`}`;
+  return `Seat ${seat.index + 1}: ${seat.name || `${seat.bot} bot`}`;
 }
 
 /** The view after `step` through viewpoint `v` (one seat or the spectator): a request, cached. */
@@ -59,7 +60,8 @@ function describeStep(step) {
   const details = event?.data
     ? Object.entries(event.data).filter(([k]) => k !== "seat").map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(", ")
     : "";
-  return `${entry.type.replaceAll("_", " ")}${who}${details ? ` (${details})` : ""}`;
+  const short = details.length > DETAILS_MAX ? `${details.slice(0, DETAILS_MAX)}…` : details;
+  return `${entry.type.replaceAll("_", " ")}${who}${short ? ` (${short})` : ""}`;
 }
 
 function writeUrl() {
@@ -98,7 +100,8 @@ function drawViews(views, step) {
     if (data.view === null) box.append(h("p.muted", {}, "The game is created: nothing is dealt yet."));
     else {
       try {
-        renderTable(box, { kind, view: data.view, seats, seat: viewpoint === "spectator" ? null : Number(viewpoint), legal: null });
+        renderTable(box, { kind, view: data.view, seats, seat: viewpoint === "spectator" ? null : Number(viewpoint), legal: null,
+          toAct: data.to_act });
       } catch (e) {
         mount(box, errorBox(e)); // the data below still shows what this viewpoint sees
       }
@@ -196,6 +199,7 @@ async function main() {
   const [game, index] = await Promise.all([api(`games/${gameId}/`), api(`games/${gameId}/replay/`)]);
   state.game = game;
   state.steps = index.steps;
+  document.title = `Replay: ${kindTitle(game.kind)} · Tavolo`;
   if (!state.steps.length) {
     mount(root, h("h1", {}, `Replay: ${kindTitle(game.kind)}`), h("p", {}, "This game was never dealt: there is nothing to replay."));
     return;

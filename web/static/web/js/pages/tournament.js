@@ -55,6 +55,7 @@ function drawActions(t) {
 }
 
 function drawHead(t) {
+  document.title = `${t.name} · Tavolo`;
   const round = t.current_round ? `round ${t.current_round}${t.rounds ? ` of ${t.rounds}` : ""}` : "not started";
   mount(parts.head,
     h("h1", {}, t.name), h("p.tournament-meta", {}, kindTitle(t.kind), " · ", FORMATS[t.format] || t.format, " · ",
