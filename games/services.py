@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import pickle
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -23,7 +22,7 @@ from rest_framework.authtoken.models import Token
 
 from bots.policies import bot_budget_seconds, bot_options_reason, unknown_bot_reason
 from games import broadcast, notifications, outbox, selectors
-from games.engine import registry
+from games.engine import registry, snapshot
 from games.engine.chance import Chance, check_decks, new_seed, seed_commitment
 from games.engine.forfeit import forfeit_result
 from games.engine.protocol import Event as EngineEvent
@@ -405,7 +404,7 @@ def _append(game: Game, before: Position, events: list[EngineEvent], after: Posi
     transaction.on_commit(partial(selectors.remember_position, game=game, position=after), robust=True)
     if settings.SNAPSHOT_EVERY and after.version // settings.SNAPSHOT_EVERY > before.version // settings.SNAPSHOT_EVERY:
         Snapshot.objects.create(game=game, version=after.version, state_version=engine.state_version,
-                                payload=pickle.dumps(after))
+                                payload=snapshot.to_bytes(engine, after))
     if game.turn_seconds:
         _set_deadlines(game, seats, previous_to_act, to_act, movers={e.actor for e in events if e.actor is not None})
     _after_append(game, result, to_act, seats, previous_to_act=previous_to_act, started=before.version == 0,
