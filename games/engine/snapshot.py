@@ -57,7 +57,7 @@ def load(engine: Engine, document: Any) -> Position:
     if document.get("kind") != engine.kind or document.get("state_version") != engine.state_version:
         raise SnapshotError("snapshot of another kind or state version")
     try:
-        state = decode(document["state"], state_type(engine))
+        state = _Reader().read(document["state"], state_type(engine))
         return Position(state, int(document["version"]), int(document["shuffles"]))
     except (KeyError, TypeError, ValueError, AttributeError) as wrong:
         raise SnapshotError(f"snapshot does not fit the {engine.kind} state: {wrong}") from wrong
@@ -112,72 +112,83 @@ def encode(value: Any) -> Any:
 
 def decode(data: Any, hint: Any) -> Any:
     """The value of type `hint` that `encode` wrote as `data`."""
-    if hint is Any or hint is object:
-        return data
-    origin = typing.get_origin(hint)
-    if origin is Union or origin is types.UnionType:
-        return _decode_union(data, typing.get_args(hint))
-    if hint is type(None):
-        if data is not None:
-            raise SnapshotError("expected null")
-        return None
-    if origin is tuple:
-        args = typing.get_args(hint)
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(decode(item, args[0]) for item in _array(data))
-        items = _array(data)
-        if len(items) != len(args):
-            raise SnapshotError(f"expected {len(args)} items, found {len(items)}")
-        return tuple(decode(item, arg) for item, arg in zip(items, args, strict=True))
-    if origin in (list, frozenset, set):
-        (arg,) = typing.get_args(hint) or (Any,)
-        return origin(decode(item, arg) for item in _array(data))
-    if origin is dict:
-        _, arg = typing.get_args(hint) or (str, Any)
+    return _Reader().read(data, hint)
+
+
+class _Reader:
+    """Reads one document; keeps the type hints of the record classes it met, for this document only
+    (resolving a class's hints costs more than reading its fields)."""
+
+    def __init__(self) -> None:
+        self.hints: dict[type, dict[str, Any]] = {}
+
+    def read(self, data: Any, hint: Any) -> Any:
+        if hint is Any or hint is object:
+            return data
+        origin = typing.get_origin(hint)
+        if origin is Union or origin is types.UnionType:
+            return self.read_union(data, typing.get_args(hint))
+        if hint is type(None):
+            if data is not None:
+                raise SnapshotError("expected null")
+            return None
+        if origin is tuple:
+            args = typing.get_args(hint)
+            if len(args) == 2 and args[1] is Ellipsis:
+                return tuple([self.read(item, args[0]) for item in _array(data)])
+            items = _array(data)
+            if len(items) != len(args):
+                raise SnapshotError(f"expected {len(args)} items, found {len(items)}")
+            return tuple([self.read(item, arg) for item, arg in zip(items, args, strict=True)])
+        if origin in (list, frozenset, set):
+            (arg,) = typing.get_args(hint) or (Any,)
+            return origin(self.read(item, arg) for item in _array(data))
+        if origin is dict:
+            _, arg = typing.get_args(hint) or (str, Any)
+            if not isinstance(data, dict):
+                raise SnapshotError("expected an object")
+            return {key: self.read(item, arg) for key, item in data.items()}
+        if _is_record(hint):
+            return self.read_record(data, hint)
+        if hint is Fraction:
+            return Fraction(data)
+        if hint in (tuple, list, frozenset, set):
+            return hint(_array(data))
+        if hint is dict:
+            return dict(data)
+        if hint in (int, str, bool, float):
+            if hint is float and isinstance(data, int) and not isinstance(data, bool):
+                return float(data)
+            if type(data) is not hint:
+                raise SnapshotError(f"expected {hint.__name__}, found {type(data).__name__}")
+            return data
+        raise SnapshotError(f"cannot read a value of type {hint!r}")
+
+    def read_union(self, data: Any, options: tuple) -> Any:
+        """`X | None` and unions of plain values (`int | str`); a union of several records is refused."""
+        if data is None and type(None) in options:
+            return None
+        rest = [option for option in options if option is not type(None)]
+        if len(rest) == 1:
+            return self.read(data, rest[0])
+        for option in rest:
+            if option in (int, str, bool, float) and type(data) is option:
+                return data
+        raise SnapshotError(f"cannot tell which of {rest} this value is")
+
+    def read_record(self, data: Any, cls: type) -> Any:
         if not isinstance(data, dict):
-            raise SnapshotError("expected an object")
-        return {key: decode(item, arg) for key, item in data.items()}
-    if _is_record(hint):
-        return _decode_record(data, hint)
-    if hint is Fraction:
-        return Fraction(data)
-    if hint in (tuple, list, frozenset, set):
-        return hint(_array(data))
-    if hint is dict:
-        return dict(data)
-    if hint in (int, str, bool, float):
-        if hint is float and isinstance(data, int) and not isinstance(data, bool):
-            return float(data)
-        if type(data) is not hint:
-            raise SnapshotError(f"expected {hint.__name__}, found {type(data).__name__}")
-        return data
-    raise SnapshotError(f"cannot read a value of type {hint!r}")
+            raise SnapshotError(f"expected an object for {cls.__name__}")
+        hints = self.hints.get(cls)
+        if hints is None:
+            hints = self.hints[cls] = typing.get_type_hints(cls)
+        names = _fields(cls)
+        if set(data) != set(names):
+            raise SnapshotError(f"{cls.__name__} has the fields {names}, the snapshot {sorted(data)}")
+        return cls(**{name: self.read(data[name], hints[name]) for name in names})
 
 
 def _array(data: Any) -> list:
     if not isinstance(data, list):
         raise SnapshotError("expected an array")
     return data
-
-
-def _decode_union(data: Any, options: tuple) -> Any:
-    """`X | None` and unions of plain values (`int | str`); a union of several records is refused."""
-    if data is None and type(None) in options:
-        return None
-    rest = [option for option in options if option is not type(None)]
-    if len(rest) == 1:
-        return decode(data, rest[0])
-    for option in rest:
-        if option in (int, str, bool, float) and type(data) is option:
-            return data
-    raise SnapshotError(f"cannot tell which of {rest} this value is")
-
-
-def _decode_record(data: Any, cls: type) -> Any:
-    if not isinstance(data, dict):
-        raise SnapshotError(f"expected an object for {cls.__name__}")
-    hints = typing.get_type_hints(cls)
-    names = _fields(cls)
-    if set(data) != set(names):
-        raise SnapshotError(f"{cls.__name__} has the fields {names}, the snapshot {sorted(data)}")
-    return cls(**{name: decode(data[name], hints[name]) for name in names})
