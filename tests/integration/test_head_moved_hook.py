@@ -52,8 +52,8 @@ def test_a_move_records_what_the_subscribers_return(ann, monkeypatch):
     assert seen and seen[0].started and seen[0].game.version == game["version"]
     assert [s.index for s in seen[0].seats] == [0, 1] and seen[0].tail
     assert Job.objects.filter(key=f"spy:{game['id']}:{game['version']}").exists()
-    # no bot job: the bots' subscriber is not subscribed here, and the write path queues nothing by itself
-    assert not Job.objects.filter(task="bots.tasks.play_bot_turn").exists()
+    # only the spy's jobs: with the apps' subscribers gone, the write path queues nothing by itself
+    assert set(Job.objects.values_list("task", flat=True)) == {"games.tasks.sweep_jobs"}
 
 
 def test_old_outbox_jobs_of_the_moved_tournament_tasks_still_resolve():
