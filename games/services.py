@@ -1,6 +1,7 @@
 """Writes: the only code that appends events. Each write is one transaction that checks, decides, moves the
-head with an optimistic check (conditional on the version it read) and appends, and records the
-jobs it implies (`games.outbox`), handed to the broker after commit."""
+head with an optimistic check (conditional on the version it read) and appends, and publishes "head moved"
+(`games.hooks`): the jobs its subscribers (bots, the turn clock, ratings, tournaments) return are recorded
+in the same transaction (`games.outbox`) and handed to the broker after commit."""
 
 from __future__ import annotations
 
