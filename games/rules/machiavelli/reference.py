@@ -14,7 +14,7 @@ from collections import Counter
 from itertools import combinations
 from typing import Any
 
-RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = "SHDC"
 
 

@@ -9,7 +9,7 @@ from itertools import combinations
 from typing import Any
 
 FUG = "FUG"
-ARIE_AND_GIOVE = {"T16", "T17", "T18", "T19", "T20"}
+ARIE_AND_GIOVE = frozenset({"T16", "T17", "T18", "T19", "T20"})
 NEVER_DISCARDED = ARIE_AND_GIOVE | {"T1", FUG, "KS", "KB", "KC", "KD"}
 
 
