@@ -51,8 +51,10 @@ def normal(action: dict) -> str:
 
 def positions(kind: str, seats: int, seed: int, max_steps: int = 3000) -> Iterator[tuple[Position, Chance]]:
     """Every position of a seeded random playout. The seat to act picks at random among its legal actions,
-    three times in four among its plays to the table when it has some: uniformly random patience players
-    discard at once, run the stock dry and block the game within some fifty moves, before piles grow high."""
+    three times in four among its plays to the table when it has some (uniformly random patience players
+    discard at once, run the stock dry and block the game within some fifty moves, before piles grow high),
+    and with an even seed three times in four `pass` when offered (else nearly every Tarocchi deal is a
+    stata, and a call with its secret partner is rare)."""
     engine = registry.get(kind)
     chance = Chance(f"{seed + 1000:064x}")
     position, _ = begin(engine, seats, engine.normalize_options({}, seats), chance)
@@ -64,7 +66,11 @@ def positions(kind: str, seats: int, seed: int, max_steps: int = 3000) -> Iterat
         seat = rng.choice(sorted(engine.to_act(position.state)))
         actions = engine.legal_actions(position.state, seat)
         plays = [action for action in actions if action["type"] == "play"]
-        action = rng.choice(plays if plays and rng.random() < 0.75 else actions)
+        passes = [action for action in actions if action["type"] == "pass"] if seed % 2 == 0 else []
+        if passes and rng.random() < 0.75:
+            action = passes[0]
+        else:
+            action = rng.choice(plays if plays and rng.random() < 0.75 else actions)
         position = fold(engine, engine.decide(position.state, seat, action, chance), position)
 
 
