@@ -1,5 +1,5 @@
 """Tournament and rating endpoints: create, register, start, cancel, rounds, standings (JSON or CSV),
-leaderboards and rating histories. Thin views over games.tournaments.services and .selectors."""
+leaderboards and rating histories. Thin views over tournaments.services and .selectors."""
 
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ from api.schema import MAX_SEAT, PAGE, integer, paginated
 from api.serializers import BotField, KindField, SeedField
 from api.throttles import TournamentCreateThrottle
 from games.engine import registry
-from games.tournaments import selectors, services
-from games.tournaments.models import Tournament
+from tournaments import selectors, services
+from tournaments.models import Tournament
 
 ROUND = OpenApiParameter("round", integer(1, services.MAX_ROUNDS),
                          description="standings after this round (default: the latest)")

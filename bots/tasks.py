@@ -9,17 +9,18 @@ many search games run, the random and heuristic bots' replies never wait behind 
 from __future__ import annotations
 
 from celery import shared_task
+from django.conf import settings
 
+from bots.policies import POLICIES
+from bots.services import bot_play_turn
 from config.celery import RELIABLE_TASK
+from games.outbox import job_done
 
 
 @shared_task(**RELIABLE_TASK)
 def play_bot_turn(game_id: str, version: int, tail: list | None = None, job: str | None = None) -> bool:
     """`tail` (optional: a resent job has none) saves a warm worker reading back the move it answers; `job`
     is the outbox job to mark done once the turn is played or found moot."""
-    from bots.services import bot_play_turn
-    from games.outbox import job_done
-
     played = bot_play_turn(game_id=game_id, version=version, tail=tail)
     job_done(job)
     return played
@@ -27,14 +28,10 @@ def play_bot_turn(game_id: str, version: int, tail: list | None = None, job: str
 
 def clock_bound_bots() -> list[str]:
     """The bots whose turns take their `budget_ms` of wall-clock time."""
-    from bots.policies import POLICIES
-
     return sorted(name for name, bot in POLICIES.items() if "budget_ms" in (bot.options or {}))
 
 
 def bot_turn_queue(bot: str) -> str:
     """The queue for a turn of `bot` (see above)."""
-    from django.conf import settings
-
     return settings.BOT_SEARCH_QUEUE if bot in clock_bound_bots() else settings.CELERY_TASK_DEFAULT_QUEUE
 

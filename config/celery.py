@@ -49,7 +49,7 @@ _survive_a_lost_redis_connection()
 
 app = Celery("tavolo", task_cls="celery.contrib.django.task:DjangoTask")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks(["bots", "games", "games.tournaments"])
+app.autodiscover_tasks(["bots", "games", "tournaments"])
 
 
 @signals.task_prerun.connect

@@ -36,6 +36,8 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "games",
+    "bots",
+    "tournaments",
     "web",
 ]
 
@@ -131,8 +133,8 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "games.models.Game.Status",
-        "TournamentStatusEnum": "games.tournaments.models.Tournament.Status",
-        "TournamentFormatEnum": "games.tournaments.models.Tournament.Format",
+        "TournamentStatusEnum": "tournaments.models.Tournament.Status",
+        "TournamentFormatEnum": "tournaments.models.Tournament.Format",
     },
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "api.schema.postprocess"],
     # Swagger UI and ReDoc from drf-spectacular-sidecar's static files: the docs work offline.

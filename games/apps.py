@@ -4,3 +4,8 @@ from django.apps import AppConfig
 class GamesConfig(AppConfig):
     name = "games"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from games import clocks, hooks
+
+        hooks.subscribe(clocks.clock_check, order=10)

@@ -10,16 +10,33 @@ from __future__ import annotations
 
 import logging
 import random
+from datetime import datetime
 
 from django.utils import timezone
 
 from bots import policies
 from bots.policies import unknown_bot_reason
-from games import selectors, services
+from games import outbox, selectors, services
 from games.exceptions import ApplicationError
+from games.hooks import HeadMoved
 from games.models import ClockPolicy, Game
 
 log = logging.getLogger(__name__)
+
+
+def turn_expiry_job(*, game_id: str, version: int, eta: datetime) -> outbox.Work:
+    """The outbox job that checks the clock of `game_id` at `version` when `eta` comes."""
+    return outbox.Work("games.tasks.expire_turn", [game_id, version], f"clock:{game_id}:{version}", due_at=eta)
+
+
+def clock_check(moved: HeadMoved) -> list[outbox.Work]:
+    """The clock check of a new head of a running clocked game, due at its earliest deadline (subscribed to
+    `games.hooks` by the games app: the deadlines themselves are set by the write, `games.services`)."""
+    game = moved.game
+    if moved.result is not None or not game.turn_seconds:
+        return []
+    deadlines = [seat.deadline for seat in moved.seats if seat.deadline is not None]
+    return [turn_expiry_job(game_id=str(game.id), version=game.version, eta=min(deadlines))] if deadlines else []
 
 
 def clock_expire(*, game_id: str, version: int, job: str | None = None) -> bool | None:
@@ -34,9 +51,6 @@ def clock_expire(*, game_id: str, version: int, job: str | None = None) -> bool 
                      key=lambda seat: (seat.deadline, seat.index))
     if not expired:
         if running:  # delivered early (clock skew between machines): look again at the deadline
-            from games import outbox
-            from games.tasks import turn_expiry_job
-
             work = turn_expiry_job(game_id=str(game.id), version=version, eta=min(s.deadline for s in running))
             outbox.dispatch([outbox.Work(work.task, work.args, job or work.key, due_at=work.due_at)])
             return None

@@ -201,13 +201,3 @@ class Job(models.Model):
     def __str__(self) -> str:
         return self.key
 
-
-# Tournaments and ratings live in their own module of this app.
-from games.tournaments.models import (  # noqa: E402, F401
-    Entrant,
-    Rating,
-    RatingChange,
-    Round,
-    Tournament,
-    TournamentTable,
-)

@@ -80,9 +80,16 @@ def dispatch(works: list[Work], *, expires: float | None = None) -> int:
     return len(works)
 
 
+#: Tasks whose module moved, by the name jobs recorded before the move still carry.
+MOVED_TASKS = {
+    "games.tournaments.tasks.rate_game": "tournaments.tasks.rate_game",
+    "games.tournaments.tasks.advance_tournament": "tournaments.tasks.advance_tournament",
+}
+
+
 def _task(name: str) -> Any:
     """The task named `name` (`module.function`, Celery's default name), its module imported if need be."""
-    module, _, function = name.rpartition(".")
+    module, _, function = MOVED_TASKS.get(name, name).rpartition(".")
     return getattr(import_module(module), function)
 
 

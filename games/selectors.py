@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import json
 import logging
-import pickle
 from collections import OrderedDict
 from typing import Any
 
-from games.engine import registry
+from games.engine import registry, snapshot
 from games.engine.chance import seed_commitment, verify_shuffle
 from games.engine.forfeit import forfeit_result
 from games.engine.protocol import Engine
@@ -65,8 +64,8 @@ def _latest_snapshot(game: Game, engine: Engine, upto: int) -> Position | None:
     if payload is None:
         return None
     try:
-        return pickle.loads(bytes(payload))
-    except Exception:  # a snapshot of an older layout only speeds reads up: rebuild from the log instead
+        return snapshot.from_bytes(engine, payload)
+    except snapshot.SnapshotError:  # an old pickle or another layout only sped reads up: fold the log instead
         logger.warning("snapshot of game %s at or below %s could not be loaded; folding the log", game.pk, upto)
         return None
 

@@ -1,12 +1,12 @@
 """Writes: the only code that appends events. Each write is one transaction that checks, decides, moves the
-head with an optimistic check (conditional on the version it read) and appends, and records the
-jobs it implies (`games.outbox`), handed to the broker after commit."""
+head with an optimistic check (conditional on the version it read) and appends, and publishes "head moved"
+(`games.hooks`): the jobs its subscribers (bots, the turn clock, ratings, tournaments) return are recorded
+in the same transaction (`games.outbox`) and handed to the broker after commit."""
 
 from __future__ import annotations
 
 import hashlib
 import json
-import pickle
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -21,16 +21,16 @@ from django.db.models import Q
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
-from bots.policies import bot_budget_seconds, bot_options_reason, unknown_bot_reason
-from games import broadcast, notifications, outbox, selectors
-from games.engine import registry
+from bots.policies import bot_options_reason, unknown_bot_reason
+from games import broadcast, hooks, notifications, selectors
+from games.engine import registry, snapshot
 from games.engine.chance import Chance, check_decks, new_seed, seed_commitment
 from games.engine.forfeit import forfeit_result
 from games.engine.protocol import Event as EngineEvent
 from games.engine.protocol import IllegalAction, InvalidOptions
 from games.engine.runner import Position, apply_action, begin
 from games.exceptions import BadRequest, Conflict, Forbidden, NotFound, Unprocessable
-from games.models import ClockPolicy, Event, Game, IdempotencyRecord, Player, Seat, Snapshot, TournamentTable
+from games.models import ClockPolicy, Event, Game, IdempotencyRecord, Player, Seat, Snapshot
 from games.notifications import player_notify  # noqa: F401 - the service other features call
 
 MAX_TURN_SECONDS = 7 * 24 * 3600
@@ -405,7 +405,7 @@ def _append(game: Game, before: Position, events: list[EngineEvent], after: Posi
     transaction.on_commit(partial(selectors.remember_position, game=game, position=after), robust=True)
     if settings.SNAPSHOT_EVERY and after.version // settings.SNAPSHOT_EVERY > before.version // settings.SNAPSHOT_EVERY:
         Snapshot.objects.create(game=game, version=after.version, state_version=engine.state_version,
-                                payload=pickle.dumps(after))
+                                payload=snapshot.to_bytes(engine, after))
     if game.turn_seconds:
         _set_deadlines(game, seats, previous_to_act, to_act, movers={e.actor for e in events if e.actor is not None})
     _after_append(game, result, to_act, seats, previous_to_act=previous_to_act, started=before.version == 0,
@@ -468,49 +468,14 @@ def _move_head_and_insert_postgres(game: Game, expected: int, rows: list[Event],
 def _after_append(game: Game, result: dict | None, to_act: list[int], seats: list[Seat], *,
                   previous_to_act: list[int] | None = None, started: bool = False,
                   tail: list[list] | None = None) -> None:
-    """What a new head sets in motion. The jobs it implies (the next bot turn, the rating and tournament
-    tasks, the turn clock) are recorded in this transaction by one INSERT (`games.outbox`) and handed to the
-    broker once it commits, the bot turn first (it is on the critical path of a bot's reply; it carries
-    `tail`, the rows just appended, so that a worker holding the position before them need not read them
-    back); then the wake-up of the game's live streams and the players' notifications."""
-    jobs: list[outbox.Work] = []
-    if result is None and (bot := _bot_job(game, to_act, seats, tail)) is not None:
-        jobs.append(bot)
-    if result is not None:
-        jobs += _finished_jobs(game)
-    if result is None and game.turn_seconds:
-        jobs += _clock_jobs(game, seats)
-    outbox.schedule(jobs)
+    """What a new head sets in motion: the "head moved" hook (`games.hooks`), whose subscribers' jobs (the
+    next bot turn first, the turn clock, rating and tournament tasks) are recorded in this transaction and
+    handed to the broker once it commits; then the wake-up of the game's live streams and the players'
+    notifications."""
+    hooks.head_moved(hooks.HeadMoved(game=game, seats=seats, result=result, to_act=to_act,
+                                     previous_to_act=previous_to_act or [], started=started, tail=tail))
     transaction.on_commit(partial(broadcast.publish, broadcast.game_channel(game.id), game.version), robust=True)
     _notify_seats(game, result, to_act, seats, previous_to_act or [], started)
-
-
-def _bot_job(game: Game, to_act: list[int], seats: list[Seat], tail: list[list] | None) -> outbox.Work | None:
-    """The bot turn, if a bot seat is to act: taken for lost BOT_STALL_SECONDS plus that bot's budget after;
-    on that bot's queue (see bots.tasks)."""
-    acting = [seat for seat in seats if seat.bot and seat.index in to_act]
-    if not acting:
-        return None
-    from bots.tasks import bot_turn_queue
-
-    budget = max(bot_budget_seconds(seat.bot_options) for seat in acting)
-    first = min(acting, key=lambda seat: seat.index).bot  # the one a worker plays, on its bot's queue
-    return outbox.Work("bots.tasks.play_bot_turn", [str(game.id), game.version], f"bot:{game.id}:{game.version}",
-                       resend_after=settings.BOT_STALL_SECONDS + budget, extra={"tail": tail},
-                       queue=bot_turn_queue(first))
-
-
-def _finished_jobs(game: Game) -> list[outbox.Work]:
-    """A finished game may be rated and may end a tournament round: idempotent tasks."""
-    jobs = []
-    if game.rated:
-        jobs.append(outbox.Work("games.tournaments.tasks.rate_game", [str(game.id)], f"rate:{game.id}"))
-    tournament_id = (TournamentTable.objects.filter(game=game)
-                     .values_list("round__tournament_id", flat=True).first())
-    if tournament_id is not None:
-        jobs.append(outbox.Work("games.tournaments.tasks.advance_tournament", [str(tournament_id)],
-                                f"advance:{tournament_id}:{game.id}"))
-    return jobs
 
 
 def _set_deadlines(game: Game, seats: list[Seat], previous_to_act: list[int], to_act: list[int],
@@ -551,15 +516,6 @@ def _notify_seats(game: Game, result: dict | None, to_act: list[int], seats: lis
     notifications.notify_each(items)
 
 
-def _clock_jobs(game: Game, seats: list[Seat]) -> list[outbox.Work]:
-    """The clock check of this head, due at its earliest deadline."""
-    from games.tasks import turn_expiry_job
-
-    deadlines = [seat.deadline for seat in seats if seat.deadline is not None]
-    return [turn_expiry_job(game_id=str(game.id), version=game.version, eta=min(deadlines))] if deadlines else []
-
-
-# -- idempotency -------------------------------------------------------------------------------------
 def request_fingerprint(*, method: str, path: str, body: Any) -> str:
     return hashlib.sha256(json.dumps([method, path, body], sort_keys=True, default=str).encode()).hexdigest()
 

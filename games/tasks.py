@@ -3,18 +3,16 @@ early."""
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from celery import shared_task
 
 from config.celery import RELIABLE_TASK
+from games.clocks import clock_expire
+from games.outbox import job_done, jobs_resend
+from games.services import game_expire_invitations
 
 
 @shared_task(**RELIABLE_TASK)
 def expire_turn(game_id: str, version: int, job: str | None = None) -> bool:
-    from games.clocks import clock_expire
-    from games.outbox import job_done
-
     acted = clock_expire(game_id=game_id, version=version, job=job)
     if acted is not None:  # None: delivered before the deadline, sent again for it
         job_done(job)
@@ -24,21 +22,11 @@ def expire_turn(game_id: str, version: int, job: str | None = None) -> bool:
 @shared_task(**RELIABLE_TASK)
 def expire_invitations() -> int:
     """The periodic sweep that aborts pending games whose invitations ran out of time."""
-    from games.services import game_expire_invitations
-
     return game_expire_invitations()
 
 
 @shared_task
 def sweep_jobs(everything: bool = False) -> int:
     """Hand again the outbox jobs not done in time (run by beat every JOB_SWEEP_SECONDS)."""
-    from games.outbox import jobs_resend
-
     return jobs_resend(everything=everything)
 
-
-def turn_expiry_job(*, game_id: str, version: int, eta: datetime):
-    """The outbox job that checks the clock of `game_id` at `version` when `eta` comes."""
-    from games.outbox import Work
-
-    return Work("games.tasks.expire_turn", [game_id, version], f"clock:{game_id}:{version}", due_at=eta)

@@ -20,7 +20,7 @@ PLATFORM_PREFIX = "game."
 
 class Position(NamedTuple):
     """A state together with how many events and shuffles produced it (a named tuple: `fold` makes one per
-    action). Snapshots pickle it: a change of its class goes with a new `state_version` of every engine."""
+    action). Snapshots store it as JSON (`games.engine.snapshot`, docs/snapshots.md)."""
 
     state: Any
     version: int

@@ -13,9 +13,10 @@ import pytest
 from django.utils import timezone
 
 from games import selectors
-from games.models import Event, Game, Job, RatingChange
+from games.models import Event, Game, Job
 from tests.faults.harness import log_of
 from tests.integration.live import Collector, auth, client, register
+from tournaments.models import RatingChange
 
 pytestmark = [pytest.mark.faults, pytest.mark.django_db(transaction=True)]
 

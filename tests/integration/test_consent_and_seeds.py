@@ -9,10 +9,11 @@ import pytest
 from django.utils import timezone
 
 from games import services
-from games.models import Event, Game, Notification, RatingChange
-from games.tournaments import services as tournament_services
-from games.tournaments.services import rating_record_game
+from games.models import Event, Game, Notification
 from tests.conftest import event_count, play_randomly
+from tournaments import services as tournament_services
+from tournaments.models import RatingChange
+from tournaments.services import rating_record_game
 
 pytestmark = pytest.mark.django_db
 GAMES = "/api/v1/games/"

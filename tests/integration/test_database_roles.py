@@ -15,11 +15,12 @@ import pytest
 from django.db import connection, transaction
 from django.db.utils import DatabaseError
 
-from games.models import Event, Game, IdempotencyRecord, Notification, RatingChange, Seat, Snapshot, Tournament
-from games.tournaments import services as tournaments
-from games.tournaments import tasks
+from games.models import Event, Game, IdempotencyRecord, Notification, Seat, Snapshot
 from tests.conftest import create_game, play_randomly
 from tests.tournaments.test_running import Queued, round_games, run
+from tournaments import services as tournaments
+from tournaments import tasks
+from tournaments.models import RatingChange, Tournament
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 

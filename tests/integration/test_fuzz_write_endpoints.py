@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.models import Event, Game, IdempotencyRecord, Player
-from games.tournaments.models import Entrant, Tournament
 from tests.conftest import create_game
+from tournaments.models import Entrant, Tournament
 
 MAX_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "60"))  # per endpoint; raise it for a longer hunt
 

@@ -17,9 +17,10 @@ from django.utils import timezone
 
 from games.engine import registry
 from games.engine.protocol import IllegalAction
-from games.models import Game, Round, Tournament, TournamentTable
-from games.tournaments import services as tournament_services
+from games.models import Game
 from tests.integration import noninterference as ni
+from tournaments import services as tournament_services
+from tournaments.models import Round, Tournament, TournamentTable
 
 pytestmark = pytest.mark.django_db
 

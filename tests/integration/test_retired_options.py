@@ -8,9 +8,10 @@ import random
 
 from bots.services import bot_play_turn
 from games.engine.base import Option
-from games.models import Game, Tournament
+from games.models import Game
 from games.rules.machiavelli.engine import MachiavelliEngine
 from tests.conftest import create_game
+from tournaments.models import Tournament
 
 
 def test_kinds_no_longer_offer_it(ann):

@@ -8,8 +8,8 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games.models import Game, Player
-from games.tournaments.models import Tournament
 from tests.conftest import create_game
+from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 

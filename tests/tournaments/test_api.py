@@ -6,7 +6,8 @@ import io
 
 import pytest
 
-from games.models import Entrant, Game, Tournament
+from games.models import Game
+from tournaments.models import Entrant, Tournament
 
 URL = "/api/v1/tournaments/"
 

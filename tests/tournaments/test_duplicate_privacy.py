@@ -7,9 +7,10 @@ import random
 
 import pytest
 
-from games.models import Game, TournamentTable
-from games.tournaments import services
+from games.models import Game
 from tests.conftest import play_randomly
+from tournaments import services
+from tournaments.models import TournamentTable
 
 pytestmark = pytest.mark.django_db
 CARD_PATHS = ("state/", "events/", "events/?after=0&wait=1", "replay/", "replay/1/", "export/", "stream/")

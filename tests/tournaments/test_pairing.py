@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.tournaments.pairing import (
+from tournaments.pairing import (
     History,
     Pairing,
     advancers,

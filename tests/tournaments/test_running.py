@@ -13,10 +13,11 @@ from django.utils import timezone
 
 from bots.services import bot_play_turn
 from games.engine import registry
-from games.models import Event, Game, Job, RatingChange, Round, Tournament, TournamentTable
-from games.tournaments import services, tasks
-from games.tournaments.selectors import tournament_standings
+from games.models import Event, Game, Job
 from tests.conftest import create_game, play_randomly
+from tournaments import services, tasks
+from tournaments.models import RatingChange, Round, Tournament, TournamentTable
+from tournaments.selectors import tournament_standings
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +26,7 @@ class Queued:
     """The rating and advance jobs that finished games recorded in the outbox and that are not done yet, as
     (task name, argument): what `_after_append` queues."""
 
-    NAMES = {"games.tournaments.tasks.advance_tournament": "advance", "games.tournaments.tasks.rate_game": "rate"}
+    NAMES = {"tournaments.tasks.advance_tournament": "advance", "tournaments.tasks.rate_game": "rate"}
 
     def _pending(self):
         return Job.objects.filter(task__in=self.NAMES, done_at__isnull=True)

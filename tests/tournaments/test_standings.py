@@ -4,9 +4,9 @@ from fractions import Fraction
 
 import pytest
 
-from games.tournaments.ratings import Skill, rate
-from games.tournaments.results import places
-from games.tournaments.standings import Played, RoundPlayed, compute, game_points, matchpoints
+from tournaments.ratings import Skill, rate
+from tournaments.results import places
+from tournaments.standings import Played, RoundPlayed, compute, game_points, matchpoints
 
 A, B, C, D = 1, 2, 3, 4
 WIN, DRAW, LOSS = (1, 2), (1, 1), (2, 1)  # ranks of (first seat, second seat)

@@ -5,8 +5,9 @@ import time
 
 import pytest
 
-from games.models import Game, TournamentTable
+from games.models import Game
 from tests.integration.test_worker import worker  # noqa: F401 - the worker subprocess fixture
+from tournaments.models import TournamentTable
 
 pytestmark = [pytest.mark.postgres, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 URL = "/api/v1/tournaments/"

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from games.tournaments.results import competition_ranks
+from tournaments.results import competition_ranks
 
 ROUND_ROBIN, SWISS, KNOCKOUT, DUPLICATE = "round_robin", "swiss", "knockout", "duplicate"
 BYE_POINTS = {ROUND_ROBIN: Fraction(0), SWISS: Fraction(1), KNOCKOUT: Fraction(0), DUPLICATE: Fraction(1, 2)}

@@ -12,8 +12,9 @@ from bots.policies import POLICIES
 from bots.services import bot_play_turn
 from games.engine import registry
 from games.exceptions import ApplicationError
-from games.models import Game, Tournament, TournamentTable
-from games.tournaments import selectors, services
+from games.models import Game
+from tournaments import selectors, services
+from tournaments.models import Tournament, TournamentTable
 
 TIEBREAKS = {
     "swiss": ["buchholz", "sonneborn_berger"],

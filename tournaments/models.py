@@ -1,4 +1,7 @@
-"""Tournaments (entrants, rounds, tables) and ratings. Imported by `games.models`, so part of the games app.
+"""Tournaments (entrants, rounds, tables) and ratings.
+
+These models belong to the `games` app (`app_label = "games"`): their tables (`games_tournament`, ...) and
+migrations (`games/migrations`) predate the `tournaments` app and stay where they are; only the code moved.
 
 A table is one game of a round (or a bye, without a game); its entrants are kept in seat order. Standings
 are never stored: they are computed from the tables' games, so they cannot drift from the results.
@@ -44,6 +47,7 @@ class Tournament(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        app_label = "games"
         ordering = ["-created_at"]
 
     def __str__(self) -> str:
@@ -60,6 +64,7 @@ class Entrant(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        app_label = "games"
         ordering = ["number"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"], name="entrant_number_unique"),
@@ -83,6 +88,7 @@ class Round(models.Model):
     advance = models.PositiveSmallIntegerField(default=1)  # knockout: how many go through from each table
 
     class Meta:
+        app_label = "games"
         ordering = ["number"]
         constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique")]
 
@@ -98,6 +104,7 @@ class TournamentTable(models.Model):
     advanced = models.JSONField(default=list, blank=True)  # knockout: entrant ids who went through
 
     class Meta:
+        app_label = "games"
         ordering = ["round", "number"]
         constraints = [models.UniqueConstraint(fields=["round", "number"], name="table_number_unique")]
 
@@ -114,6 +121,7 @@ class Rating(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
+        app_label = "games"
         constraints = [models.UniqueConstraint(fields=["player", "kind"], name="rating_player_kind_unique")]
 
 
@@ -133,5 +141,6 @@ class RatingChange(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        app_label = "games"
         ordering = ["-created_at", "-id"]
         constraints = [models.UniqueConstraint(fields=["game", "player"], name="rating_change_once")]

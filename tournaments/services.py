@@ -24,9 +24,9 @@ from games.engine.chance import new_seed
 from games.engine.protocol import InvalidOptions
 from games.exceptions import BadRequest, Conflict, Forbidden, NotFound, Unprocessable
 from games.models import Game, Player
-from games.tournaments import pairing, ratings, selectors, standings
-from games.tournaments.models import Entrant, Rating, RatingChange, Round, Tournament, TournamentTable
-from games.tournaments.results import places
+from tournaments import pairing, ratings, selectors, standings
+from tournaments.models import Entrant, Rating, RatingChange, Round, Tournament, TournamentTable
+from tournaments.results import places
 
 MAX_ENTRANTS = 256
 MAX_ROUNDS = 64

@@ -4,6 +4,9 @@ both services lock a row and do nothing when the work is done already. `job` is 
 from celery import shared_task
 from django.db import DatabaseError
 
+from games.outbox import job_done
+from tournaments.services import rating_record_game, tournament_advance
+
 _RETRY = {"acks_late": True, "reject_on_worker_lost": True, "autoretry_for": (DatabaseError,),
           "retry_backoff": True, "retry_backoff_max": 30, "max_retries": 8}
 
@@ -11,9 +14,6 @@ _RETRY = {"acks_late": True, "reject_on_worker_lost": True, "autoretry_for": (Da
 @shared_task(**_RETRY)
 def advance_tournament(tournament_id: str, job: str | None = None) -> bool:
     """A game of the tournament ended: close the round and pair the next one if it was the last."""
-    from games.outbox import job_done
-    from games.tournaments.services import tournament_advance
-
     advanced = tournament_advance(tournament_id=tournament_id)
     job_done(job)
     return advanced
@@ -22,9 +22,6 @@ def advance_tournament(tournament_id: str, job: str | None = None) -> bool:
 @shared_task(**_RETRY)
 def rate_game(game_id: str, job: str | None = None) -> bool:
     """A rated game ended: update its players' ratings (once)."""
-    from games.outbox import job_done
-    from games.tournaments.services import rating_record_game
-
     rated = rating_record_game(game_id=game_id)
     job_done(job)
     return rated

@@ -10,10 +10,10 @@ from django.db.models import QuerySet
 from games.engine import registry
 from games.exceptions import NotFound
 from games.models import Game, Player
-from games.tournaments import standings
-from games.tournaments.models import Entrant, Rating, RatingChange, Round, Tournament, TournamentTable
-from games.tournaments.pairing import Pairing
-from games.tournaments.results import places
+from tournaments import standings
+from tournaments.models import Entrant, Rating, RatingChange, Round, Tournament, TournamentTable
+from tournaments.pairing import Pairing
+from tournaments.results import places
 
 DONE = (Game.Status.FINISHED, Game.Status.ABORTED)
 
