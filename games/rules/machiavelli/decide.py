@@ -6,9 +6,10 @@ as it was and the player draws up to three cards (a pass when the stock is empty
 refused. The end of a deal (closing, or a full round of passes on an empty stock) and the next deal of the
 match are emitted here too, so the log always stops at a player's decision.
 
-A meld action that `legal_actions` listed for an equal table and hand, handed back unchanged, carries what
-it leaves (`legal.MeldAction`, `legal.outcome`); any other submission is checked in full. Turn draws are
-shared events.
+`decide` checks every meld in full. `decide_listed` takes the actions `legal_actions` listed: a meld listed
+for an equal table and hand, handed back unchanged, carries the table it leaves (`legal.MeldAction`,
+`legal.outcome`), so it is not checked again; any other action goes to `decide`. Turn draws are shared
+events.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from games.engine.protocol import Action, Event, IllegalAction, Rng
 from games.engine.shared import SharedDict, SharedList
 from games.rules.machiavelli.cards import PACK
 from games.rules.machiavelli.deal import deal_events
-from games.rules.machiavelli.legal import outcome
+from games.rules.machiavelli.legal import MeldAction, outcome
 from games.rules.machiavelli.melds import check_submission
 from games.rules.machiavelli.state import State, deal_scores, number
 from games.rules.machiavelli.tables import Facts, facts
@@ -60,15 +61,22 @@ def decide(state: State, seat: int, action: Action, rng: Rng) -> list[Event]:
     if kind == "meld":
         if state.opening:
             raise IllegalAction("must_draw", "the first turn of a deal is a forced draw")
-        known = outcome(action, state.table, state.hands[seat])
-        if known is None:
-            return _checked_meld_events(state, seat, action.get("table"), rng)
-        return _melded_events(state, seat, known[0], known[1], rng)
+        return _checked_meld_events(state, seat, action.get("table"), rng)
     if kind == "pass":
         if state.stock:
             raise IllegalAction("stock_not_empty", "you may pass only when the stock is empty; draw instead")
         return _pass_events(state, seat, "stock_empty", rng)
     raise IllegalAction("unknown_action", f"unknown action type {kind!r}; this game knows: draw, meld, pass")
+
+
+def decide_listed(state: State, seat: int, action: Action, rng: Rng) -> list[Event]:
+    """`decide` for an action as `legal_actions` listed it (`protocol.Engine.decide_listed`): a listed meld
+    whose table and hand are those of `state` (compared by value) is played from the outcome it carries."""
+    if type(action) is MeldAction and not state.match.over and seat == state.turn and not state.opening:
+        known = outcome(action, state.table, state.hands[seat])
+        if known is not None:
+            return _melded_events(state, seat, known[0], known[1], rng)
+    return decide(state, seat, action, rng)
 
 
 def _draw_event(seat: int, cards: tuple[str, ...], reason: str) -> Event:

@@ -20,9 +20,9 @@ from games.rules.muscio.events import (
     ONLY,
     PLAYED_DOWN,
     PLAYED_UP,
-    READY,
     TRICK_WON,
     new_event,
+    ready,
 )
 from games.rules.muscio.evolve import fold
 from games.rules.muscio.rules import (
@@ -177,7 +177,7 @@ def _ready(deal: Deal) -> Event:
     asked: tuple[int, ...] = ()
     if len(participants) == 2:
         asked = tuple([seat for seat in participants if seat != deal.blinde_taker])
-    return READY[participants, asked]
+    return ready(participants, asked)
 
 
 def _hand_over(match: Match, deal: Deal, won: Sequence[int], events: list[Event], rng: Rng) -> list[Event]:

@@ -75,7 +75,7 @@ class MuscioEngine(BaseEngine):
     # -- the fold and the decisions ------------------------------------------------------------
     # The hot contract methods are the rules modules' functions themselves (one call less per step).
     evolve = staticmethod(evolve)
-    decide = staticmethod(decide)
+    decide = decide_listed = staticmethod(decide)  # (no listed action carries more than itself)
 
     def to_act(self, state: State) -> frozenset[int]:
         turn = state.turn

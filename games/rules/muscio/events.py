@@ -1,5 +1,6 @@
 """Building Muscio's events, and the ones whose values repeat built once: a card played, a trick won, a
-declaration, a forfeit answer, the dealer's exchange, a hand's start and turn-up, the start of the play.
+declaration, a forfeit answer, the dealer's exchange, a hand's turn-up. The once-a-hand events are built
+each time (`hand_started`, `ready`).
 
 Making an `Event` costs more than most of the step that emits it, and a match repeats these few hundred
 values over and over, so `decide` hands out the same (immutable, read-only: see `shared`) objects.
@@ -8,7 +9,7 @@ values over and over, so `decide` hands out the same (immutable, read-only: see 
 from __future__ import annotations
 
 from games.engine.protocol import Event
-from games.engine.shared import SharedDict, SharedList
+from games.engine.shared import SharedDict
 from games.rules.muscio.state import BLINDE, CANONICAL, HAND_SIZE, PASS, PLAY, TRICKS
 
 #: `Event(type, data, public, visible_to, actor)` without the frozen dataclass's slow `__init__`.
@@ -48,27 +49,12 @@ DEALT_PUBLIC = tuple(SharedDict(seat=seat, count=HAND_SIZE) for seat in _SEATS)
 BLINDE_PUBLIC = SharedDict(count=HAND_SIZE)
 
 
-class _HandStarts(dict):
-    """(hand number, dealer) -> `hand_started`, built the first time it is asked for (`max_hands` bounds them)."""
-
-    def __missing__(self, key: tuple[int, int]) -> Event:
-        hand, dealer = key
-        event = self[key] = new_event("hand_started", SharedDict(hand=hand, dealer=dealer), None, None, None)
-        return event
+def hand_started(hand: int, dealer: int) -> Event:
+    """The `hand_started` event of hand number `hand` (once a hand: built each time)."""
+    return new_event("hand_started", {"hand": hand, "dealer": dealer}, None, None, None)
 
 
-HAND_STARTED = _HandStarts()
-
-
-class _ReadyEvents(dict):
-    """(participants, forfeit order) -> `ready`, built the first time it is asked for (a few hundred at most)."""
-
-    def __missing__(self, key: tuple[tuple[int, ...], tuple[int, ...]]) -> Event:
-        participants, asked = key
-        data = SharedDict(participants=SharedList(participants), leader=participants[0],
-                          forfeit_order=SharedList(asked))
-        event = self[key] = new_event("ready", data, None, None, None)
-        return event
-
-
-READY = _ReadyEvents()
+def ready(participants: tuple[int, ...], asked: tuple[int, ...]) -> Event:
+    """The `ready` event: who plays, who leads (the first participant), who is asked about a forfeit."""
+    data = {"participants": list(participants), "leader": participants[0], "forfeit_order": list(asked)}
+    return new_event("ready", data, None, None, None)

@@ -57,7 +57,7 @@ class TarocchiMineo(BaseEngine):
     complete_legal_actions = True
 
     evolve = staticmethod(_evolve)
-    decide = staticmethod(_decide)
+    decide = decide_listed = staticmethod(_decide)  # (no listed action carries more than itself)
     view = staticmethod(_view)
 
     def normalize_options(self, options: Any, seats: int) -> JSON:
