@@ -177,7 +177,7 @@ class PatienceBot:
         if not low:
             return True
         table = make_table(None, None, (hand, ()), (() if goal is None else (goal,), ()), None, (),
-                           tuple((i, _PILE_OF[v]) for i, v in enumerate(values)), 0, ())
+                           tuple((i, _PILE_OF[v]) for i, v in enumerate(values)), 0, (), None)
         return self.variant.obligation(table, 0) is None
 
     # -- judging a position -------------------------------------------------------------------------

@@ -91,7 +91,7 @@ def _close_turn(variant: Variant, table: Table, rng: Rng, card: str | None, row:
     Closing the turn changes neither the stock, the completed piles nor the other hand, which the draws
     read from `table`.
     """
-    match, turn, hands, _, _, stock, _, _, completed = table
+    match, turn, hands, _, _, stock, _, _, completed, _ = table
     seat, number, moved, dead_turns = turn
     dead_turns = dead_turns + 1 if not (moved or stock or completed) else 0
     if card is None:
