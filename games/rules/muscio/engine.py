@@ -37,7 +37,9 @@ class MuscioEngine(BaseEngine):
     kind = "muscio"
     title = "Muscio"
     seats = range(3, 7)
-    state_version = 3  # 2: State, Deal and Match are named tuples (1: dataclasses); 3: so is the snapshot's Position
+    # 2: State, Deal and Match are named tuples (1: dataclasses); 3: so is the snapshot's Position; 4: the view
+    # frame kept with the state (`State.frame`)
+    state_version = 4
     card_ids = frozenset(CANONICAL)
     options = {
         "first_dealer": Option(None, int, minimum=0, maximum=5, nullable=True,

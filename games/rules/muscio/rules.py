@@ -56,7 +56,7 @@ def early(state: State) -> bool:
 def play_options(state: State, seat: int) -> tuple[Sequence[str], bool]:
     """(the cards `seat` may play now, whether it plays face down); it is assumed to be its turn to play.
     The cards may be the hand itself (a tuple of the state): read them, do not change them."""
-    _, deal, _, _, hands, trick, history, _ = state
+    _, deal, _, _, hands, trick, history, _, _ = state
     hand = hands[seat]
     trump = deal.trump
     first_two = len(history) < 2  # tricks 1 and 2 have their own rules

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.engine.shared import SharedDict
+
 from .state import NOBODY, OVER, State
 
 
@@ -46,15 +48,12 @@ def fuggitivo_status(state: State) -> dict[str, Any] | None:
     }
 
 
-def view(state: State, viewer: int | None) -> dict[str, Any]:
-    """Everything `viewer` may know (None = a spectator); a fresh dict whose values are immutable
-    (tuples, numbers, strings), except the per-deal summaries of `history`, which must not be mutated."""
-    match, deal, phase, turn, hands, leader, trick, tricks = state  # (views are hot: fields read once)
-    over = phase == OVER
-    partner = deal.partner
-    if partner == NOBODY or not (deal.partner_public or over or viewer == partner):
-        partner = None
+def view_frame(state: State) -> dict[str, Any]:
+    """Every key of a view, in order, with the values that do not depend on the viewer nor change at every
+    card (the match, the deal, the Fuggitivo's status, read-only), the others None (see `State.frame`)."""
+    match, deal = state.match, state.deal
     declarer = deal.declarer
+    fuggitivo = None if deal.fug is None else SharedDict(fuggitivo_status(state))
     return {
         "deals": match.deals,
         "deal": match.deal_no,
@@ -73,15 +72,30 @@ def view(state: State, viewer: int | None) -> dict[str, Any]:
         "monte": deal.monte,
         "discard_count": len(deal.discard),
         "commits": deal.commits,
-        "phase": phase,
-        "turn": None if turn == NOBODY else turn,
-        "hand": None if viewer is None else hands[viewer],
-        "hand_counts": tuple(map(len, hands)),
-        "peek": deal.peek if viewer is not None and viewer == match.dealer else None,
-        "partner": partner,
-        "discard": deal.discard if over or (viewer is not None and viewer == declarer) else None,
-        "leader": None if leader == NOBODY else leader,
-        "trick": trick,
-        "tricks": tricks,
-        "fuggitivo": None if deal.fug is None else fuggitivo_status(state),
+        "phase": None, "turn": None, "hand": None, "hand_counts": None, "peek": None, "partner": None,
+        "discard": None, "leader": None, "trick": None, "tricks": None,
+        "fuggitivo": fuggitivo,
     }
+
+
+def view(state: State, viewer: int | None) -> dict[str, Any]:
+    """Everything `viewer` may know (None = a spectator): a copy of the state's view frame (`State.frame`)
+    with the viewer's values and those that change at every card. Its values are immutable (tuples, numbers,
+    strings, read-only dicts), except the per-deal summaries of `history`, which must not be mutated."""
+    match, deal, phase, turn, hands, leader, trick, tricks, frame = state  # (views are hot: fields read once)
+    over = phase == OVER
+    partner = deal.partner
+    if partner == NOBODY or not (deal.partner_public or over or viewer == partner):
+        partner = None
+    out = (frame or view_frame(state)).copy()
+    out["phase"] = phase
+    out["turn"] = None if turn == NOBODY else turn
+    out["hand"] = None if viewer is None else hands[viewer]
+    out["hand_counts"] = tuple(map(len, hands))
+    out["peek"] = deal.peek if viewer is not None and viewer == match.dealer else None
+    out["partner"] = partner
+    out["discard"] = deal.discard if over or (viewer is not None and viewer == deal.declarer) else None
+    out["leader"] = None if leader == NOBODY else leader
+    out["trick"] = trick
+    out["tricks"] = tricks
+    return out
