@@ -27,15 +27,13 @@ from games.rules.machiavelli.tables import Facts, facts
 
 PENALTY_CARDS = 3
 
-#: `Event(type, data, public, visible_to, actor)` without the frozen `__init__`: one or more per action.
-_event = Event
 #: The `visible_to` of a seat's private events (and `to_act`'s answers): frozensets are immutable, so
 #: every event may share them.
 ONLY: tuple[frozenset[int], ...] = tuple(frozenset((seat,)) for seat in range(6))
 #: TURN_DRAWS[seat][card]: the event of `seat` drawing `card` for its turn, about half the events of a deal.
 #: Events are immutable values and these hold read-only data, so every such draw shares one.
 TURN_DRAWS: tuple[dict[str, Event], ...] = tuple(
-    {card: _event("draw", SharedDict(seat=seat, cards=SharedList((card,)), reason="turn"),
+    {card: Event("draw", SharedDict(seat=seat, cards=SharedList((card,)), reason="turn"),
                   SharedDict(seat=seat, count=1, reason="turn"), ONLY[seat], seat) for card in PACK}
     for seat in range(6)
 )
@@ -80,7 +78,7 @@ def decide_listed(state: State, seat: int, action: Action, rng: Rng) -> list[Eve
 
 
 def _draw_event(seat: int, cards: tuple[str, ...], reason: str) -> Event:
-    return _event("draw", {"seat": seat, "cards": list(cards), "reason": reason},
+    return Event("draw", {"seat": seat, "cards": list(cards), "reason": reason},
                   {"seat": seat, "count": len(cards), "reason": reason}, ONLY[seat], seat)
 
 
@@ -110,7 +108,7 @@ def _checked_meld_events(state: State, seat: int, submission: Any, rng: Rng) -> 
 def _melded_events(state: State, seat: int, after: Facts, added: tuple[str, ...], rng: Rng) -> list[Event]:
     """The events of a valid meld that leaves the table of `after` (its lists are the event's table)."""
     data = {"seat": seat, "table": after[2], "added": list(added)}
-    events = [_event("meld", data, None, None, seat)]
+    events = [Event("meld", data, None, None, seat)]
     if len(added) == len(state.hands[seat]):
         cards_left = tuple(0 if other == seat else len(h) for other, h in enumerate(state.hands))
         events.extend(_deal_end_events(state, seat, cards_left, rng))

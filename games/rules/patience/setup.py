@@ -15,7 +15,7 @@ from games.engine.cards import FRENCH_VALUE, french_deck
 from games.engine.chance import shuffle_event
 from games.engine.protocol import JSON, Event, Rng
 from games.rules.patience.evolve import evolve
-from games.rules.patience.state import GOAL_SIZE, SEATS, Table, fresh_zones
+from games.rules.patience.state import GOAL_SIZE, SEATS, Table, fresh_zones, with_table
 from games.rules.patience.turns import fill_hand
 from games.rules.patience.variant import Variant
 
@@ -47,7 +47,7 @@ def deal_game(variant: Variant, table: Table, rng: Rng, number: int) -> list[Eve
     if variant.draw_at_turn_start:
         # The first player fills the hand from the stock just dealt. `fill_hand` reads only the stock and the
         # completed piles (none in a new game) of the table it is given: the set-up need not be folded for it.
-        dealt = fresh_zones(table.match).with_(stock=tuple(order[SEATS * size:]))
+        dealt = with_table(fresh_zones(table.match), stock=tuple(order[SEATS * size:]))
         events += fill_hand(variant, dealt, first, size, rng, "turn_start", [])
     return events
 

@@ -5,9 +5,9 @@ face-down stock, shared centre building piles with stable ids, and the completed
 recycled. A centre pile's value is simply how many cards it holds (it starts with an Ace or a joker
 standing for one, and every card adds one), so it is never stored separately.
 
-`Table` and `Turn`, rebuilt by nearly every event, are named tuples: a random playout makes millions of
-them, and `make_table`/`make_turn` build one at the cost of a plain tuple (a frozen dataclass costs four
-times as much). The rarely changed parts (the match, its game results) stay frozen dataclasses.
+`Table` and `Turn`, rebuilt by nearly every event, are named tuples changed through the keyword copier
+`with_table` (`games.engine.values`); the fold's hottest handlers build them positionally. The rarely
+changed parts (the match, its game results) are frozen dataclasses.
 
 Views are asked for at every step, and most steps change neither the centre, the completed cards nor the
 match, so their parts of a view are kept with them, built when they change: `Table.shown` (the centre and
@@ -17,12 +17,11 @@ in). Both are derived: the fold keeps them in step, and a table built by hand ma
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from games.engine.protocol import Event
 from games.engine.shared import SharedDict, SharedList
+from games.engine.values import copier
 
 Cards = tuple[str, ...]
 #: A centre pile: (stable id, cards bottom..top). Its value is len(cards).
@@ -106,9 +105,8 @@ class Table(NamedTuple):
     #: a table built by hand, whose views work them out.
     shown: tuple[SharedList, SharedList] | None = None
 
-    def with_(self, **changes: object) -> Table:
-        """A copy with some fields changed, for the rare events (the hot ones build their tables directly)."""
-        return self._replace(**changes)
+
+with_table = copier(Table)
 
 
 def show_pile(ident: int, cards: Cards) -> SharedDict:
@@ -124,23 +122,6 @@ def show_zones(centre: tuple[Pile, ...], completed: Cards) -> tuple[SharedList, 
 NOTHING_SHOWN = (SharedList(), SharedList())
 
 
-_new_tuple = tuple.__new__
-
-
-def make_table(match: Match, turn: Turn, hands: tuple[Cards, Cards], goals: tuple[Cards, Cards],
-               rows: tuple[Rows, Rows], stock: Cards, centre: tuple[Pile, ...], next_pile: int,
-               completed: Cards, shown: tuple[SharedList, SharedList] | None) -> Table:
-    """`Table(...)` for the hot paths: the same value, without the class call."""
-    return _new_tuple(Table, (match, turn, hands, goals, rows, stock, centre, next_pile, completed, shown))
-
-
-def make_turn(current: int, number: int, moved: bool, dead_turns: int) -> Turn:
-    """`Turn(...)` for the hot paths."""
-    return _new_tuple(Turn, (current, number, moved, dead_turns))
-
-
-#: `Event(type, data, public, visible_to, actor)`, all five positional, for the events of every step.
-make_event: Callable[..., Event] = Event
 NO_TURN = Turn(0, 0, False, 0)
 
 
@@ -151,7 +132,7 @@ def empty_table(target: int | None, max_turns: int) -> Table:
 
 def fresh_zones(match: Match) -> Table:
     """Every zone empty, before a game is dealt."""
-    return make_table(match, NO_TURN, ((), ()), ((), ()), (EMPTY_ROWS, EMPTY_ROWS), (), (), 0, (), NOTHING_SHOWN)
+    return Table(match, NO_TURN, ((), ()), ((), ()), (EMPTY_ROWS, EMPTY_ROWS), (), (), 0, (), NOTHING_SHOWN)
 
 
 def pile_index(table: Table, pile_id: int) -> int:
