@@ -18,7 +18,7 @@ passes are called only when they may find something.
 
 The actions share the lists of the table groups (read-only) with every other action, view and event. Each
 meld action carries the table and hand it was listed for and how it changes the table (`MeldAction`), so
-that `decide`, handed back such an action for an equal table and hand and still unchanged, knows the new
+that `decide_listed`, handed back such an action for an equal table and hand and still unchanged, knows the new
 table without checking the submission again (`outcome`); any other action is checked in full. Nothing is
 remembered between calls.
 """
@@ -263,7 +263,7 @@ class MeldAction(dict):
     """A `meld` action as `sampled_melds` lists it: a plain dict to every reader (JSON, `==`, `dict(x)`,
     pickling and copies give a plain dict), which also carries what it was listed for and how its meld
     changes that table (`listed`: the facts of the table and the hand, shared by the actions of one answer;
-    `meld`: its meld), so that `decide`, handed it back, finds the outcome without the full check
+    `meld`: its meld), so that `decide_listed`, handed it back, finds the outcome without the full check
     (`outcome`)."""
 
     __slots__ = ("listed", "meld")
