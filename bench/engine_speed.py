@@ -42,7 +42,7 @@ def _our_games(kind: str, seats: int) -> Iterator[int]:
         while engine.result(state) is None:
             seat = min(engine.to_act(state))
             actions = engine.legal_actions(state, seat)
-            events = engine.decide(state, seat, actions[rng.randrange(len(actions))], chance)
+            events = engine.decide_listed(state, seat, actions[rng.randrange(len(actions))], chance)
             position = fold(engine, events, position)
             state = position.state
             engine.view(state, seat)

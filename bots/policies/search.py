@@ -252,7 +252,7 @@ class Search:
         for step in range(limit + 1):
             if deadline is not None and step % 8 == 7 and time.perf_counter() >= deadline:
                 raise _OutOfTime
-            for event in engine.decide(state, actor, action, chance):
+            for event in engine.decide_listed(state, actor, action, chance):
                 state = evolve(state, event)
                 if event.type in scoring.ends:
                     return relative(scoring.gains(event.data), seat, scoring.scale)

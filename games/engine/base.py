@@ -136,6 +136,12 @@ class BaseEngine:
                 raise IllegalAction("invalid_action", f"field {field!r} of action {kind!r} has the wrong form")
         return action
 
+    # -- decisions -----------------------------------------------------------------------------
+    def decide_listed(self, state: Any, seat: int, action: Action, rng: Any) -> list[Event]:
+        """`decide` for an action as `legal_actions` listed it (see `protocol.Engine.decide_listed`): by
+        default `decide` itself; an engine whose listed actions carry their outcome overrides it."""
+        return self.decide(state, seat, action, rng)  # type: ignore[attr-defined]
+
     # -- visibility ----------------------------------------------------------------------------
     def redact(self, event: Event, viewer: int | None) -> JSON:
         """The event as `viewer` may see it (None = spectator)."""

@@ -80,6 +80,13 @@ class Engine(Protocol):
 
     def decide(self, state: Any, seat: int, action: Action, rng: Rng) -> list[Event]: ...
 
+    def decide_listed(self, state: Any, seat: int, action: Action, rng: Rng) -> list[Event]:
+        """`decide` for an action handed back as `legal_actions(state, seat)` listed it (the object itself,
+        not a copy): what `decide` answers, possibly faster, since a listed action may carry what the engine
+        worked out while listing it (Machiavelli's melds carry the table they leave). Anything else is checked
+        in full, as by `decide`. Bots and playouts, which pick from the listed actions, call this one."""
+        ...
+
     def to_act(self, state: Any) -> frozenset[int]: ...
 
     def legal_actions(self, state: Any, seat: int) -> list[Action]: ...

@@ -16,18 +16,15 @@ _MODULES: dict[str, str] = {
     "tarocchi-mineo": "games.rules.tarocchi_mineo",
 }
 
-_cache: dict[str, Engine] = {}
-
 
 def kinds() -> list[str]:
     return list(_MODULES)
 
 
 def get(kind: str) -> Engine:
-    """The engine of `kind`; KeyError for an unknown kind."""
-    if kind not in _cache:
-        _cache[kind] = import_module(_MODULES[kind]).ENGINE
-    return _cache[kind]
+    """The engine of `kind`; KeyError for an unknown kind. (Python keeps each imported module: `ENGINE` is the
+    same object at every call.)"""
+    return import_module(_MODULES[kind]).ENGINE
 
 
 def engines() -> list[Engine]:

@@ -95,7 +95,7 @@ def random_playout(engine: Engine, seats: int, options: dict | None, seed_hex: s
         seat = min(engine.to_act(position.state))
         actions: list[Action] = engine.legal_actions(position.state, seat)
         action = actions[policy_rng.randrange(len(actions))]
-        new_events = engine.decide(position.state, seat, action, chance)
+        new_events = engine.decide_listed(position.state, seat, action, chance)
         position = fold(engine, new_events, position)
         log.extend(new_events)
         steps += 1

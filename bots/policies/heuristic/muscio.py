@@ -16,7 +16,8 @@ from typing import Any
 
 from bots.policies.heuristic.tricks import Inference, Stakes, behind, follow_or_trump_voids, pick
 from games.engine.protocol import JSON, Action
-from games.rules.muscio.state import CANONICAL, RANK_VALUE
+from games.rules.muscio.rules import EARLY_TRICKS, card_power
+from games.rules.muscio.state import CANONICAL
 
 TRICKS = 5
 NO_TRICK = 5  # what a participant without a trick pays
@@ -38,27 +39,19 @@ def _suit(card: str) -> str:
 
 
 def _power_for(led: str | None, trump: str):
-    """Taking power with `led` led: trumps above everything, the led suit by rank, other cards nothing."""
-
-    def power(card: str) -> int | None:
-        suit = card[1]
-        if suit == trump:
-            return 100 + RANK_VALUE[card[0]]
-        if suit == led:
-            return RANK_VALUE[card[0]]
-        return None
-
-    return power
+    """Taking power with `led` led (the rules' `card_power`): trumps above everything, the led suit by rank,
+    other cards nothing."""
+    return lambda card: card_power(card, led, trump)
 
 
 def _lead_power(trump: str):
     """Power of a card that leads its own suit."""
-    return lambda card: 100 + RANK_VALUE[card[0]] if card[1] == trump else RANK_VALUE[card[0]]
+    return lambda card: card_power(card, card[1], trump)
 
 
 def _trumps_only(trump: str):
     """Tricks 1-2 with three or more participants: only a face-up trump can win."""
-    return lambda card: 100 + RANK_VALUE[card[0]] if card[1] == trump else None
+    return lambda card: card_power(card, None, trump)
 
 
 # -- valuing a hand ------------------------------------------------------------------------------------
@@ -167,7 +160,7 @@ def _forfeit(view: JSON, seat: int, legal: list[Action]) -> Action:
 # -- play ----------------------------------------------------------------------------------------------
 def _early_many(view: JSON) -> bool:
     """Tricks 1-2 with three or more participants: trumps compulsory, others face down."""
-    return len(view["participants"]) > 2 and len(view["tricks"]) < 2
+    return len(view["participants"]) > 2 and len(view["tricks"]) < EARLY_TRICKS
 
 
 def _led(plays: list[list[Any]], early_many: bool, trump: str) -> str | None:

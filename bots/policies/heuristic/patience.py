@@ -23,7 +23,7 @@ from games.engine.cards import FRENCH_VALUE, JOKER
 from games.engine.protocol import JSON, Action
 from games.rules.patience import Variant
 from games.rules.patience.moves import NEW, fits
-from games.rules.patience.state import HAND_SIZE, KING, make_table
+from games.rules.patience.state import HAND_SIZE, KING, Table
 from games.rules.patience.view import card_set
 
 #: Plans examined per decision at most (distinct positions); a turn rarely has more than a few hundred.
@@ -176,8 +176,8 @@ class PatienceBot:
             low.append(goal)
         if not low:
             return True
-        table = make_table(None, None, (hand, ()), (() if goal is None else (goal,), ()), None, (),
-                           tuple((i, _PILE_OF[v]) for i, v in enumerate(values)), 0, ())
+        table = Table(None, None, (hand, ()), (() if goal is None else (goal,), ()), None, (),
+                           tuple((i, _PILE_OF[v]) for i, v in enumerate(values)), 0, (), None)
         return self.variant.obligation(table, 0) is None
 
     # -- judging a position -------------------------------------------------------------------------

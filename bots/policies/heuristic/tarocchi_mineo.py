@@ -33,6 +33,7 @@ from games.rules.tarocchi_mineo.cards import (
     UNDISCARDABLE,
     VALUE,
 )
+from games.rules.tarocchi_mineo.rules import card_power
 
 PLAYERS = 4
 TRICKS = 15
@@ -71,24 +72,14 @@ def _suit(card: str) -> str | None:
 
 
 def _power_for(led: str | None):
-    """Taking power with `led` led: trumps above everything, the led suit by rank, nothing else."""
-
-    def power(card: str) -> int | None:
-        if card == FUG:
-            return None
-        suit = SUIT_OF[card]
-        if suit == TRUMP:
-            return 1000 + STRENGTH[card]
-        return STRENGTH[card] if suit == led else None
-
-    return power
+    """Taking power with `led` led (the rules' `card_power`): trumps above everything, the led suit by rank,
+    nothing else."""
+    return lambda card: card_power(card, led)
 
 
 def _lead_power(card: str) -> int | None:
     """Power of a card that leads its own suit."""
-    if card == FUG:
-        return None
-    return 1000 + STRENGTH[card] if SUIT_OF[card] == TRUMP else STRENGTH[card]
+    return card_power(card, SUIT_OF[card])
 
 
 def points(card: str) -> float:

@@ -6,9 +6,10 @@ as it was and the player draws up to three cards (a pass when the stock is empty
 refused. The end of a deal (closing, or a full round of passes on an empty stock) and the next deal of the
 match are emitted here too, so the log always stops at a player's decision.
 
-A meld action that `legal_actions` listed for an equal table and hand, handed back unchanged, carries what
-it leaves (`legal.MeldAction`, `legal.outcome`); any other submission is checked in full. Turn draws are
-shared events.
+`decide` checks every meld in full. `decide_listed` takes the actions `legal_actions` listed: a meld listed
+for an equal table and hand, handed back unchanged, carries the table it leaves (`legal.MeldAction`,
+`legal.outcome`), so it is not checked again; any other action goes to `decide`. Turn draws are shared
+events.
 """
 
 from __future__ import annotations
@@ -19,22 +20,20 @@ from games.engine.protocol import Action, Event, IllegalAction, Rng
 from games.engine.shared import SharedDict, SharedList
 from games.rules.machiavelli.cards import PACK
 from games.rules.machiavelli.deal import deal_events
-from games.rules.machiavelli.legal import outcome
+from games.rules.machiavelli.legal import MeldAction, outcome
 from games.rules.machiavelli.melds import check_submission
 from games.rules.machiavelli.state import State, deal_scores, number
 from games.rules.machiavelli.tables import Facts, facts
 
 PENALTY_CARDS = 3
 
-#: `Event(type, data, public, visible_to, actor)` without the frozen `__init__`: one or more per action.
-_event = Event
 #: The `visible_to` of a seat's private events (and `to_act`'s answers): frozensets are immutable, so
 #: every event may share them.
 ONLY: tuple[frozenset[int], ...] = tuple(frozenset((seat,)) for seat in range(6))
 #: TURN_DRAWS[seat][card]: the event of `seat` drawing `card` for its turn, about half the events of a deal.
 #: Events are immutable values and these hold read-only data, so every such draw shares one.
 TURN_DRAWS: tuple[dict[str, Event], ...] = tuple(
-    {card: _event("draw", SharedDict(seat=seat, cards=SharedList((card,)), reason="turn"),
+    {card: Event("draw", SharedDict(seat=seat, cards=SharedList((card,)), reason="turn"),
                   SharedDict(seat=seat, count=1, reason="turn"), ONLY[seat], seat) for card in PACK}
     for seat in range(6)
 )
@@ -60,10 +59,7 @@ def decide(state: State, seat: int, action: Action, rng: Rng) -> list[Event]:
     if kind == "meld":
         if state.opening:
             raise IllegalAction("must_draw", "the first turn of a deal is a forced draw")
-        known = outcome(action, state.table, state.hands[seat])
-        if known is None:
-            return _checked_meld_events(state, seat, action.get("table"), rng)
-        return _melded_events(state, seat, known[0], known[1], rng)
+        return _checked_meld_events(state, seat, action.get("table"), rng)
     if kind == "pass":
         if state.stock:
             raise IllegalAction("stock_not_empty", "you may pass only when the stock is empty; draw instead")
@@ -71,8 +67,18 @@ def decide(state: State, seat: int, action: Action, rng: Rng) -> list[Event]:
     raise IllegalAction("unknown_action", f"unknown action type {kind!r}; this game knows: draw, meld, pass")
 
 
+def decide_listed(state: State, seat: int, action: Action, rng: Rng) -> list[Event]:
+    """`decide` for an action as `legal_actions` listed it (`protocol.Engine.decide_listed`): a listed meld
+    whose table and hand are those of `state` (compared by value) is played from the outcome it carries."""
+    if type(action) is MeldAction and not state.match.over and seat == state.turn and not state.opening:
+        known = outcome(action, state.table, state.hands[seat])
+        if known is not None:
+            return _melded_events(state, seat, known[0], known[1], rng)
+    return decide(state, seat, action, rng)
+
+
 def _draw_event(seat: int, cards: tuple[str, ...], reason: str) -> Event:
-    return _event("draw", {"seat": seat, "cards": list(cards), "reason": reason},
+    return Event("draw", {"seat": seat, "cards": list(cards), "reason": reason},
                   {"seat": seat, "count": len(cards), "reason": reason}, ONLY[seat], seat)
 
 
@@ -102,7 +108,7 @@ def _checked_meld_events(state: State, seat: int, submission: Any, rng: Rng) -> 
 def _melded_events(state: State, seat: int, after: Facts, added: tuple[str, ...], rng: Rng) -> list[Event]:
     """The events of a valid meld that leaves the table of `after` (its lists are the event's table)."""
     data = {"seat": seat, "table": after[2], "added": list(added)}
-    events = [_event("meld", data, None, None, seat)]
+    events = [Event("meld", data, None, None, seat)]
     if len(added) == len(state.hands[seat]):
         cards_left = tuple(0 if other == seat else len(h) for other, h in enumerate(state.hands))
         events.extend(_deal_end_events(state, seat, cards_left, rng))

@@ -34,7 +34,9 @@ class MachiavelliEngine(BaseEngine):
     kind = "machiavelli"
     title = "Machiavelli"
     seats = range(2, 7)
-    state_version = 3  # 1: frozen dataclass; 2: plain slots; 3: a Match part, the hands' rows, the table's facts
+    # 1: frozen dataclass; 2: plain slots; 3: a Match part, the hands' rows, the table's facts; 4: the match's
+    # view frame (`Match.frame`)
+    state_version = 4
     card_ids = CARD_IDS
     complete_legal_actions = False
     options = {
@@ -69,6 +71,7 @@ class MachiavelliEngine(BaseEngine):
 
     evolve = staticmethod(_evolve.evolve)
     decide = staticmethod(_decide.decide)
+    decide_listed = staticmethod(_decide.decide_listed)
     view = staticmethod(_view.view)
     result = staticmethod(_view.result)
 

@@ -1,9 +1,9 @@
 """The fold: one small pure function per event type, no validation, no randomness.
 
 Events arrive either as `decide` built them or back from JSON storage (lists instead of tuples), so every
-sequence is turned into a tuple here and the two paths give equal states. The events build the next state
-with the positional constructor, several times faster than `dataclasses.replace` (a deal alone folds a
-dozen events), and the frequent ones (draw, pass, meld) share the match of the state before. Each keeps
+sequence is turned into a tuple here and the two paths give equal states. The events of a deal's set-up and
+end change the state with `dataclasses.replace` (keywords); the three hottest (draw, pass, meld) build the
+next state with the positional constructor, several times faster, sharing the match of the state before. Each keeps
 the derived parts of the state in step: the rows of the hands and the facts of the table, which the
 table of a meld event `decide` emitted carries (`tables.facts_of`).
 """
@@ -42,15 +42,14 @@ def _first_dealer(state: State, data: dict) -> State:
 
 
 def _deal_start(state: State, data: dict) -> State:
-    m = state.match
+    seats = state.match.seats
     dealer = data["dealer"]
-    match = Match(m.seats, m.options, m.deals, m.unit, m.penalty, data["deal"], dealer, m.scores, m.history, m.over)
-    return State(match, (dealer + 1) % m.seats, True, 0, ((),) * m.seats, (), (), (0,) * 4 * m.seats, NO_FACTS)
+    match = replace(state.match, deal_no=data["deal"], dealer=dealer)
+    return State(match, (dealer + 1) % seats, True, 0, ((),) * seats, (), (), (0,) * 4 * seats, NO_FACTS)
 
 
 def _shuffle(state: State, data: dict) -> State:
-    s = state
-    return State(s.match, s.turn, s.opening, s.passes, s.hands, tuple(data["cards"]), s.table, s.rows, s.facts)
+    return replace(state, stock=tuple(data["cards"]))
 
 
 def _deal_hand(state: State, data: dict) -> State:
@@ -59,11 +58,10 @@ def _deal_hand(state: State, data: dict) -> State:
     hands[seat] = sort_cards(cards)
     rows = list(state.rows)
     rows[4 * seat : 4 * seat + 4] = hand_rows(cards)
-    s = state
-    return State(s.match, s.turn, s.opening, s.passes, tuple(hands), remove_cards(s.stock, cards), s.table,
-                 tuple(rows), s.facts)
+    return replace(state, hands=tuple(hands), stock=remove_cards(state.stock, cards), rows=tuple(rows))
 
 
+# The three hottest handlers (a draw, a pass, a meld) build the state positionally, in field order.
 def _draw(state: State, data: dict) -> State:
     seat, cards = data["seat"], data["cards"]
     hands = list(state.hands)
@@ -112,11 +110,9 @@ def _deal_end(state: State, data: dict) -> State:
     cards_left = tuple(left[str(seat)] for seat in range(m.seats))
     closer = data["closer"]
     gained = deal_scores(cards_left, closer, m.unit)
-    match = Match(m.seats, m.options, m.deals, m.unit, m.penalty, m.deal_no, m.dealer,
-                  tuple(a + b for a, b in zip(m.scores, gained, strict=True)),
-                  (*m.history, (closer, data["blocked"], cards_left)), data["match_over"])
-    s = state
-    return State(match, -1, s.opening, s.passes, s.hands, s.stock, s.table, s.rows, s.facts)
+    match = replace(m, scores=tuple(a + b for a, b in zip(m.scores, gained, strict=True)),
+                    history=(*m.history, (closer, data["blocked"], cards_left)), over=data["match_over"])
+    return replace(state, match=match, turn=-1)
 
 
 _FOLD: dict[str, Callable[[State, dict], State]] = {

@@ -18,7 +18,7 @@ passes are called only when they may find something.
 
 The actions share the lists of the table groups (read-only) with every other action, view and event. Each
 meld action carries the table and hand it was listed for and how it changes the table (`MeldAction`), so
-that `decide`, handed back such an action for an equal table and hand and still unchanged, knows the new
+that `decide_listed`, handed back such an action for an equal table and hand and still unchanged, knows the new
 table without checking the submission again (`outcome`); any other action is checked in full. Nothing is
 remembered between calls.
 """
@@ -29,7 +29,7 @@ from collections.abc import Sequence
 
 from games.engine.protocol import Action
 from games.rules.machiavelli.cards import CODE, NAME
-from games.rules.machiavelli.melds import Group, Table
+from games.rules.machiavelli.melds import Table
 from games.rules.machiavelli.state import Rows, hand_rows
 from games.rules.machiavelli.tables import (
     ANY_SUIT,
@@ -263,7 +263,7 @@ class MeldAction(dict):
     """A `meld` action as `sampled_melds` lists it: a plain dict to every reader (JSON, `==`, `dict(x)`,
     pickling and copies give a plain dict), which also carries what it was listed for and how its meld
     changes that table (`listed`: the facts of the table and the hand, shared by the actions of one answer;
-    `meld`: its meld), so that `decide`, handed it back, finds the outcome without the full check
+    `meld`: its meld), so that `decide_listed`, handed it back, finds the outcome without the full check
     (`outcome`)."""
 
     __slots__ = ("listed", "meld")
@@ -318,26 +318,11 @@ def outcome(action: Action, table: Table, hand: tuple[str, ...]) -> tuple[Facts,
     return rearranged(known, skip, new), _added(known, skip, new)
 
 
-#: (group, grown group) -> the cards the growth adds, in canonical order: most melds laid grow one table
-#: group, and the same growths recur (a pure function of the pair, so the memo never changes an answer).
-_GROWTHS: dict[tuple[Group, Group], tuple[str, ...]] = {}
-_CACHE_LIMIT = 50_000
-
-
 def _added(known: Facts, skip: int, new: tuple[Info, ...]) -> tuple[str, ...]:
     """The hand cards a meld lays (the cards of `new` less those of table group `skip`), in canonical order."""
     if skip < 0:  # a new meld from the hand alone
         return new[0].in_code_order
-    removed = known[1][skip]
-    if len(new) > 1:
-        return _difference(new, removed)
-    key = (removed.group, new[0].group)
-    found = _GROWTHS.get(key)
-    if found is None:
-        if len(_GROWTHS) >= _CACHE_LIMIT:
-            _GROWTHS.clear()
-        found = _GROWTHS[key] = _difference(new, removed)
-    return found
+    return _difference(new, known[1][skip])
 
 
 def _difference(new: tuple[Info, ...], removed: Info) -> tuple[str, ...]:

@@ -1,8 +1,6 @@
 """Meld validation: is a group a set or a run, and is a submitted table a legal rearrangement?
 
-This is the heart of Machiavelli, and it runs on every `meld` action, so it works on integer codes and
-memoises the verdict on each group (groups mostly survive unchanged from one table to the next). The cache
-holds the result of a pure function, so it never changes an answer.
+This is the heart of Machiavelli, and it runs on every submitted `meld` action, so it works on integer codes.
 
 Rules (machiavelli.md §4): a *set* is 3 or 4 cards of one rank in distinct suits; a *run* is 3 or more
 cards of one suit with consecutive ranks in `A 2 … K A`, the Ace low or high but never wrapping, and the
@@ -21,11 +19,6 @@ from games.rules.machiavelli.cards import CARD_IDS, CODE, NAME
 
 Group = tuple[str, ...]
 Table = tuple[Group, ...]
-
-#: raw group (as submitted) -> the normalised group, or None when the group is not a meld.
-_VERDICTS: dict[Group, Group | None] = {}
-_CACHE_LIMIT = 50_000
-
 
 def normalise_codes(codes: list[int] | tuple[int, ...]) -> tuple[int, ...] | None:
     """The group in canonical order (sets by suit, runs from the low end) or None if it is no meld."""
@@ -71,17 +64,9 @@ def is_meld(cards: list[str] | tuple[str, ...]) -> bool:
 
 
 def verdict(group: Group) -> Group | None:
-    """The normalised form of a group of known card ids, None if it is not a meld (memoised)."""
-    try:
-        return _VERDICTS[group]
-    except KeyError:
-        pass
+    """The normalised form of a group of known card ids, None if it is not a meld."""
     codes = normalise_codes(list(map(CODE.__getitem__, group)))
-    found = None if codes is None else tuple(map(NAME.__getitem__, codes))
-    if len(_VERDICTS) >= _CACHE_LIMIT:
-        _VERDICTS.clear()
-    _VERDICTS[group] = found
-    return found
+    return None if codes is None else tuple(map(NAME.__getitem__, codes))
 
 
 def _match(table: Table, groups: list[Group]) -> tuple[list[Group], list[Group], list[Group]]:

@@ -27,6 +27,7 @@ from fractions import Fraction
 from operator import attrgetter
 from typing import Any
 
+from games.engine.shared import SharedDict, SharedList
 from games.rules.machiavelli.cards import CODE
 from games.rules.machiavelli.tables import NO_FACTS, Facts
 
@@ -51,6 +52,12 @@ class Match:
     scores: tuple[Fraction, ...] = ()
     history: tuple[DealRecord, ...] = ()
     over: bool = False
+    #: Derived, for speed: the parts of every view that only the match decides (`view_frame`), built with the
+    #: match, so that a view copies them instead of turning scores and finished deals into JSON each time.
+    frame: dict[str, Any] = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "frame", view_frame(self))
 
 
 def _of_match(name: str) -> property:
@@ -120,6 +127,51 @@ def number(value: Fraction) -> int | float:
 def exact(value: int | float) -> Fraction:
     """Back from a JSON score: every score is a multiple of 1/60 (shares among at most 5 winners)."""
     return Fraction(value).limit_denominator(60)
+
+
+def deal_json(index: int, record: DealRecord, unit: int) -> dict[str, Any]:
+    """Finished deal number `index + 1` as JSON."""
+    closer, blocked, cards_left = record
+    scores = deal_scores(cards_left, closer, unit)
+    return {
+        "deal": index + 1,
+        "closer": closer,
+        "blocked": blocked,
+        "cards_left": {str(seat): count for seat, count in enumerate(cards_left)},
+        "scores": {str(seat): number(score) for seat, score in enumerate(scores)},
+    }
+
+
+def _shared_deal(index: int, record: DealRecord, unit: int) -> SharedDict:
+    """A finished deal as JSON that every view may hand out (read-only, its nested dicts too)."""
+    deal = deal_json(index, record, unit)
+    deal["cards_left"] = SharedDict(deal["cards_left"])
+    deal["scores"] = SharedDict(deal["scores"])
+    return SharedDict(deal)
+
+
+def view_frame(match: Match) -> dict[str, Any]:
+    """Every key of a view, in order, with the parts the match decides filled in (the options, totals and
+    finished deals read-only, shared by every view) and the others left to `view.view`: None, or their usual
+    value (`opening`, `passes`)."""
+    return {
+        "viewer": None,
+        "seats": match.seats,
+        "options": SharedDict(match.options),
+        "deal": match.deal_no,
+        "deals": match.deals,
+        "dealer": match.dealer,
+        "turn": None,
+        "opening": False,
+        "passes": 0,
+        "stock": None,
+        "table": None,
+        "hand_counts": None,
+        "hand": None,
+        "scores": SharedDict((str(seat), number(score)) for seat, score in enumerate(match.scores)),
+        "history": SharedList(_shared_deal(i, record, match.unit) for i, record in enumerate(match.history)),
+        "over": match.over,
+    }
 
 
 def winners_of(scores: Sequence[Fraction]) -> list[int]:

@@ -7,9 +7,8 @@ generated derives the facts of the table it leaves from those of the table befor
 fold of its event reads them back from the event's lists, which carry them (`TableLists`, `facts_of`).
 Every function here is a plain function of its arguments.
 
-The answer for each group (`info`) is memoised across tables, since most groups outlive many tables;
-every run and set the generator can build has its info from the start (`RUNS`, `SETS`). The memos hold
-the results of pure functions of their keys, so they never change an answer.
+Every run and set has its info from the start (`RUNS`, `SETS`, `MELDS`, constants built at import), so the
+facts of a table are found by look-ups; a group in another order (a table set up by hand) is worked out.
 
 Cards are handled as 13-bit rows, one a suit, bit `rank - 1` for ranks 1..13 (see `state.Rows`): small
 integers, whose operations cost a fraction of those on one 52-bit mask. The group lists (`Info.cards`)
@@ -75,7 +74,8 @@ def _make_info(group: Group) -> Info:
         return Info(group, cards, ordered, False, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     normal = tuple(NAME[code] for code in codes)
     if normal != group:  # 2 … K A, which the generator may build, is A 2 … K
-        return replace(info(normal), group=group, cards=cards, normal=info(normal))
+        normal_info = _make_info(normal)
+        return replace(normal_info, group=group, cards=cards, normal=normal_info)
     size = len(codes)
     if codes[0] % 13 == codes[1] % 13:
         rank = codes[0] % 13 + 1
@@ -96,36 +96,32 @@ def _make_info(group: Group) -> Info:
                 accepts | splits | spares << 13)
 
 
-_INFO: dict[Group, Info] = {}
-_CACHE_LIMIT = 50_000
-
-
-def info(group: Group) -> Info:
-    """The info of a group of known card ids (memoised)."""
-    try:
-        return _INFO[group]
-    except KeyError:
-        pass
-    found = _make_info(group)
-    if len(_INFO) >= _CACHE_LIMIT:
-        _INFO.clear()
-    _INFO[group] = found
-    return found
-
-
 #: RUNS[suit][low][high]: the run of `suit` from rank `low` to `high` (1..14, at least 3 cards; else None).
 RUNS: tuple[tuple[tuple[Info | None, ...], ...], ...] = tuple(
-    tuple(tuple(info(tuple(NAME[code_of(suit, r)] for r in range(low, high + 1))) if low and high - low >= 2
+    tuple(tuple(_make_info(tuple(NAME[code_of(suit, r)] for r in range(low, high + 1))) if low and high - low >= 2
                 else None for high in range(15))
           for low in range(15))
     for suit in range(4)
 )
 #: SETS[rank][suits]: the set of `rank` (0..12) in the suits of the 4-bit mask `suits` (3 or 4; else None).
 SETS: tuple[tuple[Info | None, ...], ...] = tuple(
-    tuple(info(tuple(NAME[s * 13 + rank] for s in range(4) if suits >> s & 1)) if suits.bit_count() >= 3 else None
-          for suits in range(16))
+    tuple(_make_info(tuple(NAME[s * 13 + rank] for s in range(4) if suits >> s & 1)) if suits.bit_count() >= 3
+          else None for suits in range(16))
     for rank in range(13)
 )
+#: Every meld in normal form -> its info (a constant: every valid group of a table is one of these).
+MELDS: dict[Group, Info] = {
+    found.group: found for found in (
+        *(found for by_low in RUNS for by_high in by_low for found in by_high),
+        *(found for by_suits in SETS for found in by_suits),
+    ) if found is not None
+}
+
+
+def info(group: Group) -> Info:
+    """The info of a group of known card ids: a meld's from `MELDS`, any other worked out."""
+    found = MELDS.get(group)
+    return found if found is not None else _make_info(group)
 
 
 class TableLists(SharedList):
@@ -163,8 +159,8 @@ NO_FACTS: Facts = _facts((), (), TableLists(), True)
 def facts(table: Table) -> Facts:
     """The facts of `table`."""
     try:
-        infos = tuple(map(_INFO.__getitem__, table))
-    except KeyError:
+        infos = tuple(map(MELDS.__getitem__, table))
+    except KeyError:  # (a table set up by hand may hold groups in another order, or no meld)
         infos = tuple(map(info, table))
     in_order = all(map(le, table, islice(table, 1, None)))
     return _facts(table, infos, TableLists([found.cards for found in infos]), in_order)

@@ -11,88 +11,19 @@ import random
 from collections import Counter
 from typing import Any
 
-from games.engine.shared import SharedDict, SharedList
 from games.rules.machiavelli.cards import DECK, sort_cards
-from games.rules.machiavelli.state import Match, State, deal_scores, exact, hand_rows, number, ranking, winners_of
+from games.rules.machiavelli.state import Match, State, deal_json, exact, hand_rows, number, ranking, winners_of
 from games.rules.machiavelli.tables import facts
 
 
-def _deal_json(index: int, record: tuple, unit: int) -> dict[str, Any]:
-    closer, blocked, cards_left = record
-    scores = deal_scores(cards_left, closer, unit)
-    return {
-        "deal": index + 1,
-        "closer": closer,
-        "blocked": blocked,
-        "cards_left": {str(seat): count for seat, count in enumerate(cards_left)},
-        "scores": {str(seat): number(score) for seat, score in enumerate(scores)},
-    }
-
-
-def _shared_deal(index: int, record: tuple, unit: int) -> SharedDict:
-    """A finished deal as JSON that every view may hand out (read-only, its nested dicts too)."""
-    deal = _deal_json(index, record, unit)
-    deal["cards_left"] = SharedDict(deal["cards_left"])
-    deal["scores"] = SharedDict(deal["scores"])
-    return SharedDict(deal)
-
-
-#: Memo of the parts of a view that change at most once per deal, as one template per viewer: the options,
-#: the totals and the finished deals (rebuilding Fractions at every view is otherwise the costliest part of
-#: a view), all read-only, so that every view may share them. They are a function of the state's `Match`,
-#: which every state of a deal shares: keyed by its identity, each entry holds the match, so that its id
-#: cannot be reused while the entry lives, and is checked against it.
-Templates = dict[int | None, dict[str, Any]]
-_TEMPLATES: dict[int, tuple[Match, Templates]] = {}
-_CACHE_LIMIT = 10_000
-
-
-def _templates(match: Match) -> Templates:
-    """The templates of the views of `match` (filled in for each viewer as asked)."""
-    entry = _TEMPLATES.get(id(match))
-    if entry is None or entry[0] is not match:
-        if len(_TEMPLATES) >= _CACHE_LIMIT:
-            _TEMPLATES.clear()
-        _TEMPLATES[id(match)] = entry = (match, {})
-    return entry[1]
-
-
-def _template(match: Match, viewer: int | None) -> dict[str, Any]:
-    """A view of `match` by `viewer` whose parts that change at every event are still missing (None), or
-    hold their usual value (`opening`, `passes`)."""
-    deals = SharedList(_shared_deal(i, record, match.unit) for i, record in enumerate(match.history))
-    return {
-        "viewer": viewer,
-        "seats": match.seats,
-        "options": SharedDict(match.options),
-        "deal": match.deal_no,
-        "deals": match.deals,
-        "dealer": match.dealer,
-        "turn": None,
-        "opening": False,
-        "passes": 0,
-        "stock": None,
-        "table": None,
-        "hand_counts": None,
-        "hand": None,
-        "scores": SharedDict((str(seat), number(score)) for seat, score in enumerate(match.scores)),
-        "history": deals,
-        "over": match.over,
-    }
-
-
 def view(state: State, viewer: int | None) -> dict[str, Any]:
-    """A fresh copy of the template of the match and the viewer, with the deal in play: the parts that
-    are shared (the options, totals, finished deals and the table) are read-only."""
+    """A fresh copy of the match's view frame (`state.view_frame`) with the viewer and the deal in play: the
+    parts that are shared (the options, totals, finished deals and the table) are read-only."""
     match = state.match
-    entry = _TEMPLATES.get(id(match))  # (`_templates`, its usual case inline: a view is built at every step)
-    templates = entry[1] if entry is not None and entry[0] is match else _templates(match)
-    template = templates.get(viewer)
-    if template is None:
-        template = templates[viewer] = _template(match, viewer)
     turn = state.turn
     hands = state.hands
-    out = template.copy()
+    out = match.frame.copy()
+    out["viewer"] = viewer
     out["turn"] = turn if turn >= 0 and not match.over else None
     if state.opening:
         out["opening"] = True
@@ -167,6 +98,6 @@ def result(state: State) -> dict[str, Any] | None:
         "winners": winners,
         "scores": {str(seat): number(score) for seat, score in enumerate(match.scores)},
         "reason": "deals_completed",
-        "deals": [_deal_json(i, record, match.unit) for i, record in enumerate(match.history)],
+        "deals": [deal_json(i, record, match.unit) for i, record in enumerate(match.history)],
         "ranking": ranking(match.scores),
     }

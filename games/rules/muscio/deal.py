@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from games.engine.chance import shuffle_event
 from games.engine.protocol import Event, Rng
-from games.rules.muscio.events import BLINDE_PUBLIC, DEALT_PUBLIC, HAND_STARTED, ONLY, TURN_UP, new_event
+from games.rules.muscio.events import BLINDE_PUBLIC, DEALT_PUBLIC, ONLY, TURN_UP, hand_started
 from games.rules.muscio.state import CANONICAL, HAND_SIZE
 
 _NOBODY: frozenset[int] = frozenset()
@@ -33,16 +33,16 @@ def hand_events(players: int, dealer: int, hand_no: int, rng: Rng) -> list[Event
     the blinde, the dealer, then the turn-up (one card). The others learn only who got a packet of five.
     """
     shuffle, order = shuffle_event(rng, list(_DECK), f"hand:{hand_no}")
-    events = [HAND_STARTED[hand_no, dealer], shuffle]
+    events = [hand_started(hand_no, dealer), shuffle]
     top = 0
     for k in range(1, players):
         seat = (dealer + k) % players
-        events.append(new_event("dealt", {"seat": seat, "cards": order[top : top + HAND_SIZE]}, DEALT_PUBLIC[seat],
+        events.append(Event("dealt", {"seat": seat, "cards": order[top : top + HAND_SIZE]}, DEALT_PUBLIC[seat],
                                 ONLY[seat], None))
         top += HAND_SIZE
-    events.append(new_event("blinde_dealt", {"cards": order[top : top + HAND_SIZE]}, BLINDE_PUBLIC, _NOBODY, None))
+    events.append(Event("blinde_dealt", {"cards": order[top : top + HAND_SIZE]}, BLINDE_PUBLIC, _NOBODY, None))
     top += HAND_SIZE
-    events.append(new_event("dealt", {"seat": dealer, "cards": order[top : top + HAND_SIZE]}, DEALT_PUBLIC[dealer],
+    events.append(Event("dealt", {"seat": dealer, "cards": order[top : top + HAND_SIZE]}, DEALT_PUBLIC[dealer],
                             ONLY[dealer], None))
     events.append(TURN_UP[order[top + HAND_SIZE]])
     return events

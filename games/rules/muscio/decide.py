@@ -20,9 +20,8 @@ from games.rules.muscio.events import (
     ONLY,
     PLAYED_DOWN,
     PLAYED_UP,
-    READY,
     TRICK_WON,
-    new_event,
+    ready,
 )
 from games.rules.muscio.evolve import fold
 from games.rules.muscio.rules import (
@@ -104,7 +103,7 @@ def _declare(state: State, seat: int, action: Action) -> list[Event]:
     events = [DECLARED[seat][choice]]
     if choice == BLINDE:
         cards = list(state.deal.blinde)
-        events.append(new_event("blinde_taken", {"seat": seat, "cards": cards}, {"seat": seat, "count": len(cards)},
+        events.append(Event("blinde_taken", {"seat": seat, "cards": cards}, {"seat": seat, "count": len(cards)},
                                 ONLY[seat], seat))
     return events
 
@@ -168,7 +167,7 @@ def _gatta(state: State, found: list[tuple[int, str, int]]) -> Event:
     """§7: the gatte found are shown, and they decide the hand."""
     holders = [{"seat": seat, "cards": list(state.hands[seat]), "suit": suit, "value": value}
                for seat, suit, value in found]
-    return new_event("gatta", {"holders": holders}, None, None, None)
+    return Event("gatta", {"holders": holders}, None, None, None)
 
 
 def _ready(deal: Deal) -> Event:
@@ -177,18 +176,18 @@ def _ready(deal: Deal) -> Event:
     asked: tuple[int, ...] = ()
     if len(participants) == 2:
         asked = tuple([seat for seat in participants if seat != deal.blinde_taker])
-    return READY[participants, asked]
+    return ready(participants, asked)
 
 
 def _hand_over(match: Match, deal: Deal, won: Sequence[int], events: list[Event], rng: Rng) -> list[Event]:
     """Add to `events` the score of the hand that ends, then the end of the match or the next hand's deal."""
     outcome = hand_outcome(match, deal, won)
-    events.append(new_event("hand_scored", outcome, None, None, None))
+    events.append(Event("hand_scored", outcome, None, None, None))
     players, max_hands, _, hand_no, _, _ = match
     scores = [*outcome["scores"].values()]  # (in seat order, as the fold reads them)
     result = match_outcome(scores, hand_no, max_hands)
     if result is not None:
-        events.append(new_event("match_over", result, None, None, None))
+        events.append(Event("match_over", result, None, None, None))
     else:
         events.extend(hand_events(players, (deal.dealer + 1) % players, hand_no + 1, rng))
     return events

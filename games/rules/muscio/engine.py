@@ -37,7 +37,9 @@ class MuscioEngine(BaseEngine):
     kind = "muscio"
     title = "Muscio"
     seats = range(3, 7)
-    state_version = 3  # 2: State, Deal and Match are named tuples (1: dataclasses); 3: so is the snapshot's Position
+    # 2: State, Deal and Match are named tuples (1: dataclasses); 3: so is the snapshot's Position; 4: the view
+    # frame kept with the state (`State.frame`)
+    state_version = 4
     card_ids = frozenset(CANONICAL)
     options = {
         "first_dealer": Option(None, int, minimum=0, maximum=5, nullable=True,
@@ -75,7 +77,7 @@ class MuscioEngine(BaseEngine):
     # -- the fold and the decisions ------------------------------------------------------------
     # The hot contract methods are the rules modules' functions themselves (one call less per step).
     evolve = staticmethod(evolve)
-    decide = staticmethod(decide)
+    decide = decide_listed = staticmethod(decide)  # (no listed action carries more than itself)
 
     def to_act(self, state: State) -> frozenset[int]:
         turn = state.turn

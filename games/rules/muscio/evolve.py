@@ -11,6 +11,8 @@ from itertools import chain, filterfalse
 from typing import Any
 
 from games.engine.protocol import Event
+from games.engine.tricks import rotation
+from games.engine.values import new
 from games.rules.muscio.state import (
     BLINDE,
     CHECK,
@@ -32,17 +34,12 @@ from games.rules.muscio.state import (
     Match,
     State,
     empty_deal,
-    make_state,
+    with_match,
+    with_state,
 )
+from games.rules.muscio.view import DEAL_SHOWN, MATCH_SHOWN, reframe, view_frame
 
 Data = dict[str, Any]
-_new_tuple = tuple.__new__
-#: Positions of the `Deal` fields the fold changes: it rebuilds a deal from the list of its values (a third
-#: of what `Deal._replace` costs, and deals change several times per hand).
-(_TURNUP, _TRUMP, _TURNUP_TAKEN, _BLINDE, _STOCK, _DEAD, _DECLARATIONS, _BLINDE_TAKER, _EXCHANGED, _PARTICIPANTS,
- _LEADER, _FORFEIT_ORDER, _FORFEIT_DECLINED, _FORFEITER, _GATTA, _DEALER) = map(Deal._fields.index, (
-    "turnup", "trump", "turnup_taken", "blinde", "stock", "dead", "declarations", "blinde_taker", "exchanged",
-    "participants", "leader", "forfeit_order", "forfeit_declined", "forfeiter", "gatta", "dealer"))
 
 
 def _set(items: tuple, index: int, value: Any) -> tuple:
@@ -51,59 +48,68 @@ def _set(items: tuple, index: int, value: Any) -> tuple:
     return tuple(changed)
 
 
-def _state(state: State, deal: list, phase: str, turn: int | None, hands: tuple | None = None) -> State:
-    """The state with a new deal (given as the list of its values), phase and turn, and hands when given:
-    the steps of the set-up, declarations, exchange and forfeit."""
-    match, _, _, _, old_hands, trick, history, won = state
-    deal = _new_tuple(Deal, deal)
-    return _new_tuple(State, (match, deal, phase, turn, old_hands if hands is None else hands, trick, history, won))
+# The deal's and the match's own steps go through `_with_deal` and `_with_match`: keyword changes, applied in
+# one pass to the deal (or match) and to the view frame that follows it (`view.reframe`), the state rebuilt
+# positionally (a deal changes about once per step).
+def _with_deal(state: State, changed: dict[str, Any], phase: str, turn: int | None, hands: tuple | None = None
+               ) -> State:
+    """The state with the deal fields `changed` (name -> value), `phase`, `turn` and `hands` when given."""
+    match, deal, _, _, old_hands, trick, history, won, frame = state
+    values = [*deal]
+    frame = frame.copy()
+    for name, value in changed.items():
+        values[_DEAL_INDEX[name]] = value
+        key, show = DEAL_SHOWN[name]
+        frame[key] = show(value)
+    return new(State, (match, new(Deal, values), phase, turn, old_hands if hands is None else hands, trick, history,
+                       won, frame))
+
+
+def _with_match(state: State, changed: dict[str, Any], phase: str, turn: int | None) -> State:
+    """The state with the match fields `changed` (name -> value), `phase` and `turn`."""
+    return with_state(state, match=with_match(state.match, **changed), phase=phase, turn=turn,
+                      frame=reframe(state.frame, MATCH_SHOWN, changed))
+
+
+_DEAL_INDEX = {name: index for index, name in enumerate(Deal._fields)}
+
+
+def _new_hand(match: Match, dealer: int) -> State:
+    """A hand about to be dealt: its set-up empty, the hands too."""
+    players = match.players
+    deal = empty_deal(players, dealer)
+    return State(match, deal, DEALING, None, ((),) * players, (), (), (0,) * players, view_frame(match, deal))
 
 
 def _match_started(state: State | None, data: Data) -> State:
     players = data["players"]
-    match = Match(players, data["max_hands"], (START_SCORE,) * players, 0, None, None)
-    return make_state(match, empty_deal(players, data["dealer"]), DEALING, None, ((),) * players, (), (),
-                      (0,) * players)
+    return _new_hand(Match(players, data["max_hands"], (START_SCORE,) * players, 0, None, None), data["dealer"])
 
 
 def _hand_started(state: State, data: Data) -> State:
-    players, max_hands, scores, _, last_hand, result = state.match
-    match = _new_tuple(Match, (players, max_hands, scores, data["hand"], last_hand, result))
-    return make_state(match, empty_deal(players, data["dealer"]), DEALING, None, ((),) * players, (), (),
-                      (0,) * players)
+    return _new_hand(with_match(state.match, hand_no=data["hand"]), data["dealer"])
 
 
-# The deal's own steps (once a hand each) rebuild the state inline: a helper call costs a good part of them.
 def _shuffle(state: State, data: Data) -> State:
-    match, deal, phase, turn, hands, trick, history, won = state
-    deal = [*deal]
-    deal[_STOCK] = tuple(data["cards"])
-    return _new_tuple(State, (match, _new_tuple(Deal, deal), phase, turn, hands, trick, history, won))
+    return _with_deal(state, {"stock": tuple(data["cards"])}, state.phase, state.turn)
 
 
 def _dealt(state: State, data: Data) -> State:
     """A hand dealt from the stock; the stock itself is trimmed once, at the turn-up (end of the deal)."""
-    match, deal, phase, turn, hands, trick, history, won = state
-    held = [*hands]
-    held[data["seat"]] = tuple(data["cards"])
-    return _new_tuple(State, (match, deal, phase, turn, tuple(held), trick, history, won))
+    return with_state(state, hands=_set(state.hands, data["seat"], tuple(data["cards"])))
 
 
 def _blinde_dealt(state: State, data: Data) -> State:
-    match, deal, phase, turn, hands, trick, history, won = state
-    deal = [*deal]
-    deal[_BLINDE] = tuple(data["cards"])
-    return _new_tuple(State, (match, _new_tuple(Deal, deal), phase, turn, hands, trick, history, won))
+    return _with_deal(state, {"blinde": tuple(data["cards"])}, state.phase, state.turn)
 
 
 def _turn_up(state: State, data: Data) -> State:
     card = data["card"]
-    deal = [*state.deal]
-    deal[_TURNUP] = card
-    deal[_TRUMP] = data["trump"]
-    dealer = deal[_DEALER]
-    deal[_STOCK] = _undealt(deal[_STOCK], state.hands, deal[_BLINDE], card, dealer)
-    return _state(state, deal, DECLARE, (dealer + 1) % state.match.players)
+    deal = state.deal
+    dealer = deal.dealer
+    stock = _undealt(deal.stock, state.hands, deal.blinde, card, dealer)
+    changed = {"turnup": card, "trump": data["trump"], "stock": stock}
+    return _with_deal(state, changed, phase=DECLARE, turn=(dealer + 1) % state.match.players)
 
 
 def _undealt(stock: tuple[str, ...], hands: tuple, blinde: tuple[str, ...], turnup: str, dealer: int) -> tuple:
@@ -121,84 +127,73 @@ def _undealt(stock: tuple[str, ...], hands: tuple, blinde: tuple[str, ...], turn
 
 def _declared(state: State, data: Data) -> State:
     seat, choice = data["seat"], data["declaration"]
-    match, deal, _, _, hands, trick, history, won = state
-    deal = [*deal]
-    declarations = deal[_DECLARATIONS] = _set(deal[_DECLARATIONS], seat, choice)
+    deal, hands = state.deal, state.hands
+    declarations = _set(deal.declarations, seat, choice)
+    changed: dict[str, Any] = {"declarations": declarations}
     if choice == PASS:
-        deal[_DEAD] = _set(deal[_DEAD], seat, hands[seat])
+        changed["dead"] = _set(deal.dead, seat, hands[seat])
         hands = _set(hands, seat, ())
     elif choice == BLINDE:
-        deal[_BLINDE_TAKER] = seat
-    players = match.players
-    if seat != deal[_DEALER]:  # the next player declares (the dealer declares last)
+        changed["blinde_taker"] = seat
+    players = state.match.players
+    if seat != deal.dealer:  # the next player declares (the dealer declares last)
         phase, turn = DECLARE, (seat + 1) % players
     else:
-        first = seat + 1
-        order = [(first + k) % players for k in range(players)]
-        deal[_PARTICIPANTS] = tuple([s for s in order if declarations[s] == PLAY or declarations[s] == BLINDE])
+        order = rotation(seat + 1, players)
+        changed["participants"] = tuple([s for s in order if declarations[s] == PLAY or declarations[s] == BLINDE])
         phase, turn = (EXCHANGE, seat) if choice == PLAY else (CHECK, None)
-    return _new_tuple(State, (match, _new_tuple(Deal, deal), phase, turn, hands, trick, history, won))
+    return _with_deal(state, changed, phase=phase, turn=turn, hands=hands)
 
 
 def _blinde_taken(state: State, data: Data) -> State:
     seat = data["seat"]
     hands = state.hands
-    deal = [*state.deal]
-    deal[_DEAD] = _set(deal[_DEAD], seat, hands[seat])
-    deal[_BLINDE] = ()
-    return _state(state, deal, state.phase, state.turn, _set(hands, seat, tuple(data["cards"])))
+    changed = {"dead": _set(state.deal.dead, seat, hands[seat]), "blinde": ()}
+    return _with_deal(state, changed, state.phase, state.turn, _set(hands, seat, tuple(data["cards"])))
 
 
 def _exchanged(state: State, data: Data) -> State:
     seat, card = data["seat"], data["card"]
-    deal = [*state.deal]
-    hand = tuple([c for c in state.hands[seat] if c != card]) + (deal[_TURNUP],)
-    deal[_DEAD] = _set(deal[_DEAD], seat, deal[_DEAD][seat] + (card,))
-    deal[_TURNUP_TAKEN] = True
-    deal[_EXCHANGED] = True
-    return _state(state, deal, CHECK, None, _set(state.hands, seat, hand))
+    deal = state.deal
+    hand = tuple([c for c in state.hands[seat] if c != card]) + (deal.turnup,)
+    changed = {"dead": _set(deal.dead, seat, deal.dead[seat] + (card,)), "turnup_taken": True, "exchanged": True}
+    return _with_deal(state, changed, phase=CHECK, turn=None, hands=_set(state.hands, seat, hand))
 
 
 def _no_exchange(state: State, data: Data) -> State:
-    deal = [*state.deal]
-    deal[_EXCHANGED] = False
-    return _state(state, deal, CHECK, None)
+    return _with_deal(state, {"exchanged": False}, phase=CHECK, turn=None)
 
 
 def _gatta(state: State, data: Data) -> State:
-    deal = [*state.deal]
-    deal[_GATTA] = tuple([(h["seat"], tuple(h["cards"]), h["value"]) for h in data["holders"]])
-    return _state(state, deal, HAND_DONE, None)
+    gatta = tuple([(h["seat"], tuple(h["cards"]), h["value"]) for h in data["holders"]])
+    return _with_deal(state, {"gatta": gatta}, phase=HAND_DONE, turn=None)
 
 
 def _ready(state: State, data: Data) -> State:
     leader, asked = data["leader"], tuple(data["forfeit_order"])
-    deal = [*state.deal]
-    deal[_LEADER] = leader
-    deal[_FORFEIT_ORDER] = asked
+    changed = {"leader": leader, "forfeit_order": asked}
     if asked:
-        return _state(state, deal, FORFEIT, asked[0])
-    return _state(state, deal, PLAYING, leader)
+        return _with_deal(state, changed, phase=FORFEIT, turn=asked[0])
+    return _with_deal(state, changed, phase=PLAYING, turn=leader)
 
 
 def _forfeit(state: State, data: Data) -> State:
     seat = data["seat"]
-    deal = [*state.deal]
+    deal = state.deal
     if data["forfeit"]:
-        deal[_FORFEITER] = seat
-        deal[_FORFEIT_ORDER] = ()
-        return _state(state, deal, HAND_DONE, None)
-    rest = deal[_FORFEIT_ORDER] = deal[_FORFEIT_ORDER][1:]
-    deal[_FORFEIT_DECLINED] += (seat,)
+        return _with_deal(state, {"forfeiter": seat, "forfeit_order": ()}, phase=HAND_DONE, turn=None)
+    rest = deal.forfeit_order[1:]
+    changed = {"forfeit_order": rest, "forfeit_declined": deal.forfeit_declined + (seat,)}
     if rest:
-        return _state(state, deal, FORFEIT, rest[0])
-    return _state(state, deal, PLAYING, deal[_LEADER])
+        return _with_deal(state, changed, phase=FORFEIT, turn=rest[0])
+    return _with_deal(state, changed, phase=PLAYING, turn=deal.leader)
 
 
+# The two hottest handlers, a card played and a trick won, build the state positionally (`new`): the state is
+# unpacked once and rebuilt in field order.
 def _played(state: State, data: Data) -> State:
-    # The hottest handler: the state is unpacked once and the tuples are rebuilt through lists.
     seat, card = data["seat"], data["card"]
-    match, deal, _, _, hands, trick, history, won = state
+    match, deal, _, _, hands, trick, history, won, frame = state
     hand = [*hands[seat]]
     hand.remove(card)
     new_hands = [*hands]
@@ -206,36 +201,30 @@ def _played(state: State, data: Data) -> State:
     trick += ((seat, card, data["face_down"]),)
     ring = deal.participants
     if len(trick) == len(ring):
-        return _new_tuple(State, (match, deal, TRICK_DONE, None, tuple(new_hands), trick, history, won))
+        return new(State, (match, deal, TRICK_DONE, None, tuple(new_hands), trick, history, won, frame))
     after = ring.index(seat) + 1  # the next participant clockwise (the ring is stored clockwise)
     turn = ring[after] if after < len(ring) else ring[0]
-    return _new_tuple(State, (match, deal, PLAYING, turn, tuple(new_hands), trick, history, won))
+    return new(State, (match, deal, PLAYING, turn, tuple(new_hands), trick, history, won, frame))
 
 
 def _trick_won(state: State, data: Data) -> State:
     winner = data["winner"]
-    match, deal, _, _, hands, trick, history, won = state
+    match, deal, _, _, hands, trick, history, won, frame = state
     tally = [*won]
     tally[winner] += 1
     history += ((trick, winner),)
     if len(history) == TRICKS:
-        return _new_tuple(State, (match, deal, HAND_DONE, None, hands, (), history, tuple(tally)))
-    return _new_tuple(State, (match, deal, PLAYING, winner, hands, (), history, tuple(tally)))
+        return new(State, (match, deal, HAND_DONE, None, hands, (), history, tuple(tally), frame))
+    return new(State, (match, deal, PLAYING, winner, hands, (), history, tuple(tally), frame))
 
 
 def _hand_scored(state: State, data: Data) -> State:
-    scores = data["scores"]
-    match, deal, _, _, hands, trick, history, won = state
-    players, max_hands, _, hand_no, _, result = match
-    match = _new_tuple(Match, (players, max_hands, tuple(map(scores.__getitem__, SEAT_KEYS[:players])), hand_no, data,
-                               result))
-    return _new_tuple(State, (match, deal, SCORED, None, hands, trick, history, won))
+    scores = tuple(map(data["scores"].__getitem__, SEAT_KEYS[:state.match.players]))
+    return _with_match(state, {"scores": scores, "last_hand": data}, phase=SCORED, turn=None)
 
 
 def _match_over(state: State, data: Data) -> State:
-    old = state.match
-    match = Match(old.players, old.max_hands, old.scores, old.hand_no, old.last_hand, data)
-    return make_state(match, state.deal, OVER, None, state.hands, state.trick, state.history, state.won)
+    return _with_match(state, {"result": data}, phase=OVER, turn=None)
 
 
 HANDLERS: dict[str, Callable[[Any, Data], State]] = {

@@ -10,6 +10,7 @@ from fractions import Fraction
 from operator import add
 from typing import Any
 
+from games.engine import tricks
 from games.engine.tricks import follow_or_trump, highest_of_each_suit
 from games.rules.muscio.state import (
     BLINDE,
@@ -48,18 +49,23 @@ def blinde_available(state: State) -> bool:
 
 
 # -- play (§9) -----------------------------------------------------------------------------------------
+#: Tricks 1 and 2 have their own rules (§9): the highest card of a suit is led with two participants; with
+#: more, a trump is compulsory, and without one a card goes face down.
+EARLY_TRICKS = 2
+
+
 def early(state: State) -> bool:
-    """Tricks 1 and 2 have their own rules."""
-    return len(state.history) < 2
+    """Is the trick in play one of the first `EARLY_TRICKS`?"""
+    return len(state.history) < EARLY_TRICKS
 
 
 def play_options(state: State, seat: int) -> tuple[Sequence[str], bool]:
     """(the cards `seat` may play now, whether it plays face down); it is assumed to be its turn to play.
     The cards may be the hand itself (a tuple of the state): read them, do not change them."""
-    _, deal, _, _, hands, trick, history, _ = state
+    _, deal, _, _, hands, trick, _, _, _ = state
     hand = hands[seat]
     trump = deal.trump
-    first_two = len(history) < 2  # tricks 1 and 2 have their own rules
+    first_two = early(state)
     if len(deal.participants) == 2:
         if not trick:
             return (highest_of_each_suit(hand, SUIT_OF, RANK_OF) if first_two else hand), False
@@ -88,6 +94,12 @@ def refusal(state: State, seat: int, card: str) -> tuple[str, str]:
     return "illegal_card", "that card may not be played now"
 
 
+def card_power(card: str, led: str | None, trump: str) -> int | None:
+    """How strongly a face-up `card` takes a trick whose led suit is `led` (`games.engine.tricks.card_power`):
+    trumps above everything, the led suit by rank, any other card not at all."""
+    return tricks.card_power(card, led, trump, SUIT_OF, RANK_OF)
+
+
 def winner_of(trick: Trick, trump: str) -> int:
     """Highest face-up trump, else highest card of the led suit; face-down cards never win.
 
@@ -95,20 +107,8 @@ def winner_of(trick: Trick, trump: str) -> int:
     """
     leader, lead_card, lead_down = trick[0]
     led = None if lead_down else lead_card[1]
-    winner, best = leader, -1
-    for seat, card, down in trick:
-        if down:
-            continue
-        suit = card[1]
-        if suit == trump:
-            strength = 100 + RANK_OF[card]
-        elif suit == led:
-            strength = RANK_OF[card]
-        else:
-            continue
-        if strength > best:
-            winner, best = seat, strength
-    return winner
+    face_up = [(seat, card) for seat, card, down in trick if not down]
+    return tricks.trick_winner(face_up, led, trump, SUIT_OF, RANK_OF, leader)
 
 
 # -- gatta (§7) ----------------------------------------------------------------------------------------

@@ -2,13 +2,19 @@
 
 The state is split in three so that the hot path (a card played, a trick won) rebuilds only the small
 top-level object: `Match` changes once per hand, `Deal` a few times per hand (declarations, exchange,
-forfeit), `State` itself at every card. All three are named tuples (immutable like frozen dataclasses):
-the fold builds millions of them, and a tuple is built for a third of what a frozen dataclass costs.
+forfeit), `State` itself at every card. All three are named tuples, changed through the keyword copiers
+`with_match`, `with_deal`, `with_state` (`games.engine.values`).
+
+`State.frame` is derived, for speed: every key of a view with the values that only the match and the deal
+decide (`view.view_frame`), built by the fold whenever the match or the deal changes, so that a view copies
+it and fills in the few values that change at every card.
 """
 
 from __future__ import annotations
 
 from typing import Any, NamedTuple
+
+from games.engine.values import copier
 
 #: Rank order, low to high, in every suit (rules §2). Every Muscio card is two characters: rank, suit.
 RANKS = "234567JQKA"
@@ -87,6 +93,7 @@ class State(NamedTuple):
     trick: Trick  # the trick in progress
     history: tuple[tuple[Trick, int], ...]  # completed tricks of this hand with their winner
     won: tuple[int, ...]  # tricks won this hand, per seat
+    frame: dict[str, Any]  # derived: the view's keys, the match's and the deal's values filled in (`view_frame`)
 
 
 def _empty_deal(players: int, dealer: int) -> Deal:
@@ -106,13 +113,9 @@ def empty_deal(players: int, dealer: int) -> Deal:
     return _EMPTY_DEALS.get((players, dealer)) or _empty_deal(players, dealer)
 
 
-_new_tuple = tuple.__new__
-
-
-def make_state(match: Match, deal: Deal, phase: str, turn: int | None, hands: tuple[tuple[str, ...], ...],
-               trick: Trick, history: tuple[tuple[Trick, int], ...], won: tuple[int, ...]) -> State:
-    """`State(...)` for the fold: the same value for half the cost of the named tuple's own `__new__`."""
-    return _new_tuple(State, (match, deal, phase, turn, hands, trick, history, won))
+with_match = copier(Match)
+with_deal = copier(Deal)
+with_state = copier(State)
 
 
 def all_cards(state: State) -> list[str]:

@@ -9,6 +9,7 @@ hands, face-up cards played, counts and scores.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from games.engine.shared import SharedDict, SharedList
@@ -17,8 +18,7 @@ from games.rules.muscio.state import CANONICAL, Deal, Match, State
 JSON = dict[str, Any]
 
 
-#: Every key of a view, in order, as the template each view copies (never changed itself): for a dict this
-#: size, copying a prepared one and setting its values costs much less than building it from a literal.
+#: Every key of a view, in order: the template of `view_frame` (copied, never changed itself).
 _KEYS = dict.fromkeys((
     "players", "max_hands", "hand", "dealer", "phase", "turn", "scores", "trump", "turn_up", "turn_up_taken",
     "declarations", "blinde_taker", "exchanged", "participants", "leader", "forfeit_order", "forfeit_declined",
@@ -28,32 +28,74 @@ _KEYS = dict.fromkeys((
 _EMPTY = SharedList()
 
 
+def _as_is(value: Any) -> Any:
+    return value
+
+
+def _listed(values: tuple) -> SharedList:
+    return SharedList(values) if values else _EMPTY
+
+
+def _counts(piles: tuple[tuple[str, ...], ...]) -> SharedList:
+    return SharedList(map(len, piles))
+
+
+def _gatte(gatta: tuple) -> SharedList:
+    return SharedList([SharedDict(seat=seat, cards=SharedList(cards), value=value)
+                       for seat, cards, value in gatta]) if gatta else _EMPTY
+
+
+#: How each field of the match and of the deal shows in a view: field -> (its key, how its value is shown).
+#: Every shown value is read-only (`games.engine.shared`), so that the views of a state share it.
+MATCH_SHOWN: dict[str, tuple[str, Callable[[Any], Any]]] = {
+    "players": ("players", _as_is), "max_hands": ("max_hands", _as_is), "scores": ("scores", SharedList),
+    "hand_no": ("hand", _as_is), "last_hand": ("last_hand", _as_is), "result": ("result", _as_is),
+}
+DEAL_SHOWN: dict[str, tuple[str, Callable[[Any], Any]]] = {
+    "dealer": ("dealer", _as_is), "trump": ("trump", _as_is), "turnup": ("turn_up", _as_is),
+    "turnup_taken": ("turn_up_taken", _as_is), "blinde": ("blinde_count", len), "stock": ("stock_count", len),
+    "dead": ("out_of_play_counts", _counts), "declarations": ("declarations", SharedList),
+    "blinde_taker": ("blinde_taker", _as_is), "exchanged": ("exchanged", _as_is),
+    "participants": ("participants", _listed), "leader": ("leader", _as_is),
+    "forfeit_order": ("forfeit_order", _listed), "forfeit_declined": ("forfeit_declined", _listed),
+    "forfeiter": ("forfeiter", _as_is), "gatta": ("gatta", _gatte),
+}
+
+
+def view_frame(match: Match, deal: Deal) -> JSON:
+    """Every key of a view, in order, with the values the match and the deal decide (`State.frame`); the
+    others None, for `view` to fill in."""
+    frame = _KEYS.copy()
+    for name, value in zip(Match._fields, match, strict=True):
+        key, show = MATCH_SHOWN[name]
+        frame[key] = show(value)
+    for name, value in zip(Deal._fields, deal, strict=True):
+        key, show = DEAL_SHOWN[name]
+        frame[key] = show(value)
+    return frame
+
+
+def reframe(frame: JSON, shown: dict[str, tuple[str, Callable[[Any], Any]]], changes: dict[str, Any]) -> JSON:
+    """A copy of `frame` after the match or deal fields `changes` (field -> new value; `shown`: `MATCH_SHOWN`
+    or `DEAL_SHOWN`): the fold's way of keeping `State.frame` in step, one changed field at a time."""
+    frame = frame.copy()
+    for name, value in changes.items():
+        key, show = shown[name]
+        frame[key] = show(value)
+    return frame
+
+
 def view(state: State, viewer: int | None) -> JSON:
-    """Everything `viewer` may see (None: a spectator). Its lists are read-only (`shared`) or fresh."""
-    # Unpacked once: a named tuple's field access costs several times a local variable's (views are hot). The
-    # match's and the deal's entries that are shown as they are go straight into the view.
-    match, deal, phase, turn, hands, trick, history, won = state
-    out = _KEYS.copy()
-    out["players"], out["max_hands"], scores, out["hand"], out["last_hand"], out["result"] = match
-    (out["dealer"], out["trump"], out["turn_up"], out["turn_up_taken"], blinde, stock, dead, declarations,
-     out["blinde_taker"], out["exchanged"], participants, out["leader"], forfeit_order, forfeit_declined,
-     out["forfeiter"], gatta) = deal
+    """Everything `viewer` may see (None: a spectator): a copy of the state's view frame (`State.frame`) with
+    the values that change at every card. Its lists are read-only (`shared`) or fresh."""
+    _, deal, phase, turn, hands, trick, history, won, frame = state  # (views are hot: fields read once)
+    out = frame.copy()
     out["phase"] = phase
     out["turn"] = turn
-    out["scores"] = SharedList(scores)
-    out["declarations"] = SharedList(declarations)
-    out["participants"] = SharedList(participants) if participants else _EMPTY
-    out["forfeit_order"] = SharedList(forfeit_order) if forfeit_order else _EMPTY
-    out["forfeit_declined"] = SharedList(forfeit_declined) if forfeit_declined else _EMPTY
-    out["gatta"] = SharedList([SharedDict(seat=seat, cards=SharedList(cards), value=value)
-                               for seat, cards, value in gatta]) if gatta else _EMPTY
     out["hand_counts"] = [*map(len, hands)]
-    out["blinde_count"] = len(blinde)
-    out["stock_count"] = len(stock)
-    out["out_of_play_counts"] = SharedList(map(len, dead))
     if viewer is not None:  # (a spectator's `my_hand` and `my_out_of_play` stay null)
         out["my_hand"] = [*hands[viewer]]
-        out["my_out_of_play"] = [*dead[viewer]]
+        out["my_out_of_play"] = [*deal.dead[viewer]]
     # A trick is `[seat, card, face_down]` triples in play order; `card` is null for another's face-down card.
     # (An empty comprehension still costs a call: the empty cases, the common ones, skip it.)
     out["trick"] = [[seat, card if (not down or seat == viewer) else None, down]
@@ -123,4 +165,5 @@ def sample_state(seen: JSON, viewer: int | None, rng: random.Random) -> State:
         forfeit_order=tuple(seen["forfeit_order"]), forfeit_declined=tuple(seen["forfeit_declined"]),
         forfeiter=seen["forfeiter"], gatta=tuple((e["seat"], tuple(e["cards"]), e["value"]) for e in seen["gatta"]),
     )
-    return State(match, deal, seen["phase"], seen["turn"], tuple(hands), trick, history, tuple(seen["tricks_won"]))
+    return State(match, deal, seen["phase"], seen["turn"], tuple(hands), trick, history, tuple(seen["tricks_won"]),
+                 view_frame(match, deal))

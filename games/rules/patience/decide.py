@@ -22,7 +22,7 @@ from games.engine.shared import SharedDict
 from games.rules.patience.evolve import evolve
 from games.rules.patience.moves import NEW, check_ending, check_play, may_end
 from games.rules.patience.scoring import finish_game
-from games.rules.patience.state import HAND_SIZE, JOKER, KING, ROWS, SEATS, Table, make_event
+from games.rules.patience.state import HAND_SIZE, JOKER, KING, ROWS, SEATS, Table
 from games.rules.patience.turns import draw
 from games.rules.patience.variant import Variant
 
@@ -33,7 +33,7 @@ BLOCKING_DEAD_TURNS = 2
 #: (seat, card, row, dead turns) -> the `discard` event, for every value a game reaches: built with the module,
 #: as a game would meet most of them for the first time (a table set up by hand may need another one).
 _DISCARDED: dict[tuple[int, str, int, int], Event] = {
-    (seat, card, row, dead_turns): make_event(
+    (seat, card, row, dead_turns): Event(
         "discard", SharedDict(seat=seat, card=card, pile=row, dead_turns=dead_turns), None, None, seat)
     for seat in range(SEATS) for card in (*FRENCH_VALUE, JOKER) for row in range(ROWS)
     for dead_turns in range(BLOCKING_DEAD_TURNS + 1)
@@ -74,7 +74,7 @@ def _play(variant: Variant, table: Table, seat: int, action: Action, rng: Rng) -
     goal = table.goals[seat]
     if source == "goal":
         data["goal_top"] = goal[1] if len(goal) > 1 else None
-    play = make_event("play", data, None, None, seat)
+    play = Event("play", data, None, None, seat)
     if source == "goal" and len(goal) == 1:
         return [play, *finish_game(variant, evolve(table, play), rng, "goal_emptied", seat)]
     if source == "hand" and len(table.hands[seat]) == 1:
@@ -91,16 +91,16 @@ def _close_turn(variant: Variant, table: Table, rng: Rng, card: str | None, row:
     Closing the turn changes neither the stock, the completed piles nor the other hand, which the draws
     read from `table`.
     """
-    match, turn, hands, _, _, stock, _, _, completed = table
+    match, turn, hands, _, _, stock, _, _, completed, _ = table
     seat, number, moved, dead_turns = turn
     dead_turns = dead_turns + 1 if not (moved or stock or completed) else 0
     if card is None:
-        closing = make_event("end_turn", {"seat": seat, "dead_turns": dead_turns}, None, None, seat)
+        closing = Event("end_turn", {"seat": seat, "dead_turns": dead_turns}, None, None, seat)
     else:
         try:
             closing = _DISCARDED[seat, card, row, dead_turns]
         except KeyError:  # a table no game reaches (set up by hand)
-            closing = make_event("discard", {"seat": seat, "card": card, "pile": row, "dead_turns": dead_turns},
+            closing = Event("discard", {"seat": seat, "card": card, "pile": row, "dead_turns": dead_turns},
                                  None, None, seat)
     if dead_turns >= BLOCKING_DEAD_TURNS:
         return [closing, *finish_game(variant, evolve(table, closing), rng, "blocked")]

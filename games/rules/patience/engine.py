@@ -59,7 +59,9 @@ class PatienceEngine(BaseEngine):
     """One two-player competitive patience; everything game-specific comes from `variant`."""
 
     seats = range(2, 3)
-    state_version = 3  # 2: Table and Turn are named tuples (1: dataclasses); 3: so is the snapshot's Position
+    # 2: Table and Turn are named tuples (1: dataclasses); 3: so is the snapshot's Position; 4: the views' parts
+    # kept with the table and the match (`Table.shown`, `Match.frame`)
+    state_version = 4
     action_schemas = ACTION_SCHEMAS
     options = OPTIONS
     complete_legal_actions = True
@@ -70,6 +72,7 @@ class PatienceEngine(BaseEngine):
     result = staticmethod(scoring.result)
     # The hot calls that need the variant are the module functions bound to it (see `__init__`).
     decide: Callable[[Table, int, Action, Rng], list[Event]]
+    decide_listed: Callable[[Table, int, Action, Rng], list[Event]]  # type: ignore[assignment]
     legal_actions: Callable[[Table, int], list[Action]]
 
     def __init__(self, variant: Variant) -> None:
@@ -79,7 +82,7 @@ class PatienceEngine(BaseEngine):
         self.card_ids = frozenset(french_deck()) | {JOKER}
         self.view_schema = view_schema(self.card_ids)
         # `decide(variant, ...)` as a bound method: calling one costs less than a method that calls it.
-        self.decide = MethodType(decide, variant)
+        self.decide = self.decide_listed = MethodType(decide, variant)  # (listed actions carry nothing more)
         self.legal_actions = MethodType(moves.legal_actions, variant)
 
     def start(self, seats: int, options: JSON, rng: Rng) -> list[Event]:

@@ -10,22 +10,22 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from games.engine.protocol import JSON, Event
+from games.engine.shared import SharedList
+from games.engine.values import new
 from games.rules.patience.state import (
     GOAL_SIZE,
     KING,
+    NOTHING_SHOWN,
     GameResult,
     Match,
     Table,
     Turn,
     empty_table,
     fresh_zones,
-    make_table,
-    make_turn,
     pile_index,
+    show_pile,
+    with_table,
 )
-
-#: `tuple.__new__(Table, fields)` builds a table (or a turn) from a tuple of its fields.
-_new = tuple.__new__
 
 
 def _setup(table: Table | None, data: JSON) -> Table:
@@ -38,16 +38,16 @@ def _game_start(table: Table, data: JSON) -> Table:
 
 
 def _shuffle(table: Table, data: JSON) -> Table:
-    match, turn, hands, goals, rows, stock, centre, next_pile, completed = table
+    match, turn, hands, goals, rows, stock, centre, next_pile, completed, shown = table
     cards = tuple(data["cards"])
     purpose = data["purpose"]
     if purpose == "goal":
         goals = (cards[:GOAL_SIZE], cards[GOAL_SIZE:])
-    elif purpose == "recycle_under":
-        stock, completed = stock + cards, ()
-    else:  # "stock" (set-up) or "recycle" (stock + completed)
-        stock, completed = cards, ()
-    return make_table(match, turn, hands, goals, rows, stock, centre, next_pile, completed)
+    else:  # "recycle_under" puts the completed cards under the stock; "stock" (set-up), "recycle" replace it
+        stock = stock + cards if purpose == "recycle_under" else cards
+        completed = ()
+        shown = None if shown is None else (shown[0], NOTHING_SHOWN[1])
+    return with_table(table, goals=goals, stock=stock, completed=completed, shown=shown)
 
 
 def _goal_tops(t: Table, data: JSON) -> Table:
@@ -55,23 +55,20 @@ def _goal_tops(t: Table, data: JSON) -> Table:
     first = data["first"]
     if first is None:
         return t
-    return make_table(t.match, make_turn(first, 1, False, 0), t.hands, t.goals, t.rows, t.stock, t.centre,
-                      t.next_pile, t.completed)
+    return with_table(t, turn=Turn(first, 1, False, 0))
 
 
-# The hot handlers below take the table apart in one unpacking (cheaper than reading its fields one by
-# one) and build tables and turns with `tuple.__new__`, which is `make_table`/`make_turn` without the call.
+# The hottest handlers (a play, a discard, a draw) take the table apart in one unpacking (cheaper than reading
+# its fields one by one) and build tables and turns positionally (`new`, field order).
 
 def _end_turn(table: Table, data: JSON) -> Table:
     """A discard or an end_turn closes the turn: the other seat's turn begins."""
-    match, turn, hands, goals, rows, stock, centre, next_pile, completed = table
-    current, number, _, _ = turn
-    turn = _new(Turn, (1 - current, number + 1, False, data["dead_turns"]))
-    return _new(Table, (match, turn, hands, goals, rows, stock, centre, next_pile, completed))
+    turn = table.turn
+    return with_table(table, turn=Turn(1 - turn.current, turn.number + 1, False, data["dead_turns"]))
 
 
 def _play(table: Table, data: JSON) -> Table:
-    match, turn, hands, goals, rows, stock, centre, next_pile, completed = table
+    match, turn, hands, goals, rows, stock, centre, next_pile, completed, shown = table
     seat, card, source, where = data["seat"], data["card"], data["source"], data["center"]
     if source == "hand":
         hand = hands[seat]
@@ -86,28 +83,39 @@ def _play(table: Table, data: JSON) -> Table:
         row = data["pile"]
         seat_rows[row] = seat_rows[row][:-1]
         rows = (tuple(seat_rows), rows[1]) if seat == 0 else (rows[0], tuple(seat_rows))
+    # The centre changes, and its part of the views (`shown`) with it: one pile's entry.
+    shown_piles = None if shown is None else [*shown[0]]
     if data["opened"]:
         centre = (*centre, (where, (card,)))
         next_pile = where + 1
+        if shown is not None:
+            shown_piles.append(show_pile(where, (card,)))
+            shown = (SharedList(shown_piles), shown[1])
     else:
         index = pile_index(table, where)
         cards = centre[index][1] + (card,)
         if len(cards) == KING:
             centre = centre[:index] + centre[index + 1:]
             completed = completed + cards
+            if shown is not None:
+                del shown_piles[index]
+                shown = (SharedList(shown_piles), SharedList(completed))
         else:
             piles = list(centre)
             piles[index] = (where, cards)
             centre = tuple(piles)
+            if shown is not None:
+                shown_piles[index] = show_pile(where, cards)
+                shown = (SharedList(shown_piles), shown[1])
     current, number, moved, dead_turns = turn
     if not moved:
-        turn = _new(Turn, (current, number, True, dead_turns))
-    return _new(Table, (match, turn, hands, goals, rows, stock, centre, next_pile, completed))
+        turn = new(Turn, (current, number, True, dead_turns))
+    return new(Table, (match, turn, hands, goals, rows, stock, centre, next_pile, completed, shown))
 
 
 def _discard(table: Table, data: JSON) -> Table:
     """The card goes from the hand to the row, and the turn passes (as in `_end_turn`)."""
-    match, turn, hands, goals, rows, stock, centre, next_pile, completed = table
+    match, turn, hands, goals, rows, stock, centre, next_pile, completed, shown = table
     seat, card, row = data["seat"], data["card"], data["pile"]
     hand = hands[seat]
     index = hand.index(card)
@@ -118,17 +126,17 @@ def _discard(table: Table, data: JSON) -> Table:
         hands, rows = (hand, hands[1]), (tuple(seat_rows), rows[1])
     else:
         hands, rows = (hands[0], hand), (rows[0], tuple(seat_rows))
-    turn = _new(Turn, (1 - turn.current, turn.number + 1, False, data["dead_turns"]))
-    return _new(Table, (match, turn, hands, goals, rows, stock, centre, next_pile, completed))
+    turn = new(Turn, (1 - turn.current, turn.number + 1, False, data["dead_turns"]))
+    return new(Table, (match, turn, hands, goals, rows, stock, centre, next_pile, completed, shown))
 
 
 def _take(table: Table, data: JSON) -> Table:
     """A deal or a draw: cards from the top of the stock to a hand."""
-    match, turn, hands, goals, rows, stock, centre, next_pile, completed = table
+    match, turn, hands, goals, rows, stock, centre, next_pile, completed, shown = table
     seat, cards = data["seat"], data["cards"]
     hand = hands[seat] + tuple(cards)
     hands = (hand, hands[1]) if seat == 0 else (hands[0], hand)
-    return _new(Table, (match, turn, hands, goals, rows, stock[len(cards):], centre, next_pile, completed))
+    return new(Table, (match, turn, hands, goals, rows, stock[len(cards):], centre, next_pile, completed, shown))
 
 
 def _game_over(table: Table, data: JSON) -> Table:
@@ -138,7 +146,7 @@ def _game_over(table: Table, data: JSON) -> Table:
     m = table.match
     match = Match(m.target, m.max_turns, m.game, (totals["0"], totals["1"]), m.history + (result,),
                   data["match_over"])
-    return table.with_(match=match)
+    return with_table(table, match=match)
 
 
 _HANDLERS: dict[str, Callable[[Table, JSON], Table]] = {

@@ -130,7 +130,7 @@ def legal_actions(variant: Variant, table: Table, seat: int) -> list[Action]:
 
     Plays come first (hand, goal top, discard row tops), then the discards, then `end_turn`.
     """
-    match, turn, hands, goals, rows, _, centre, _, _ = table
+    match, turn, hands, goals, rows, _, centre, _, _, _ = table
     if match.over or seat != turn.current:
         return []
     hand = hands[seat]

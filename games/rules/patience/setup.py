@@ -11,23 +11,18 @@ to seat 0, the next ones to seat 1, the rest is the stock (top first).
 
 from __future__ import annotations
 
-from functools import cache
-
 from games.engine.cards import FRENCH_VALUE, french_deck
 from games.engine.chance import shuffle_event
 from games.engine.protocol import JSON, Event, Rng
 from games.rules.patience.evolve import evolve
-from games.rules.patience.state import GOAL_SIZE, SEATS, Table, fresh_zones
+from games.rules.patience.state import GOAL_SIZE, SEATS, Table, fresh_zones, with_table
 from games.rules.patience.turns import fill_hand
 from games.rules.patience.variant import Variant
 
-#: The packs as the shuffle sorts them before shuffling (`games.engine.chance`): its sort is then cheap.
+#: The packs as the shuffle sorts them before shuffling (`games.engine.chance`): its sort is then cheap. The
+#: stock packs by number of jokers (a variant has up to four).
 _GOAL_PACK = tuple(sorted(french_deck()))
-
-
-@cache
-def _stock_pack(jokers: int) -> tuple[str, ...]:
-    return tuple(sorted(french_deck(jokers)))
+_STOCK_PACKS = tuple(tuple(sorted(french_deck(jokers))) for jokers in range(5))
 
 
 def deal_game(variant: Variant, table: Table, rng: Rng, number: int) -> list[Event]:
@@ -41,7 +36,7 @@ def deal_game(variant: Variant, table: Table, rng: Rng, number: int) -> list[Eve
         events += (event, Event("goal_tops", {"tops": tops, "first": first}))
         if first is not None:
             break
-    event, order = shuffle_event(rng, list(_stock_pack(variant.stock_jokers)), "stock")
+    event, order = shuffle_event(rng, list(_STOCK_PACKS[variant.stock_jokers]), "stock")
     events.append(event)
     size = variant.initial_hand
     if size:
@@ -52,7 +47,7 @@ def deal_game(variant: Variant, table: Table, rng: Rng, number: int) -> list[Eve
     if variant.draw_at_turn_start:
         # The first player fills the hand from the stock just dealt. `fill_hand` reads only the stock and the
         # completed piles (none in a new game) of the table it is given: the set-up need not be folded for it.
-        dealt = fresh_zones(table.match).with_(stock=tuple(order[SEATS * size:]))
+        dealt = with_table(fresh_zones(table.match), stock=tuple(order[SEATS * size:]))
         events += fill_hand(variant, dealt, first, size, rng, "turn_start", [])
     return events
 

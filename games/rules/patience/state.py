@@ -5,18 +5,23 @@ face-down stock, shared centre building piles with stable ids, and the completed
 recycled. A centre pile's value is simply how many cards it holds (it starts with an Ace or a joker
 standing for one, and every card adds one), so it is never stored separately.
 
-`Table` and `Turn`, rebuilt by nearly every event, are named tuples: a random playout makes millions of
-them, and `make_table`/`make_turn` build one at the cost of a plain tuple (a frozen dataclass costs four
-times as much). The rarely changed parts (the match, its game results) stay frozen dataclasses.
+`Table` and `Turn`, rebuilt by nearly every event, are named tuples changed through the keyword copier
+`with_table` (`games.engine.values`); the fold's hottest handlers build them positionally. The rarely
+changed parts (the match, its game results) are frozen dataclasses.
+
+Views are asked for at every step, and most steps change neither the centre, the completed cards nor the
+match, so their parts of a view are kept with them, built when they change: `Table.shown` (the centre and
+the completed cards as views show them) and `Match.frame` (every key of a view, the match's parts filled
+in). Both are derived: the fold keeps them in step, and a table built by hand may leave `shown` None.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from games.engine.protocol import Event
+from games.engine.shared import SharedDict, SharedList
+from games.engine.values import copier
 
 Cards = tuple[str, ...]
 #: A centre pile: (stable id, cards bottom..top). Its value is len(cards).
@@ -57,6 +62,19 @@ class Match:
     totals: tuple[int, int]        # match points so far
     history: tuple[GameResult, ...]
     over: bool                     # the match is finished
+    #: Derived: every key of a view, in order, the match's values filled in (read-only ones shared by every
+    #: view), the others None; `view` copies it and fills in the table's values.
+    frame: dict[str, Any] = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "frame", {
+            "game": self.game, "target": self.target, "max_turns": self.max_turns,
+            "turn": None, "current": None, "moved_this_turn": None, "dead_turns": None, "players": None,
+            "stock_count": None, "centre": None, "next_pile_id": None, "completed": None,
+            "totals": SharedDict({"0": self.totals[0], "1": self.totals[1]}),
+            "games": SharedList([SharedDict(game.as_json()) for game in self.history]),
+            "over": self.over, "result": None,
+        })
 
 
 class Turn(NamedTuple):
@@ -83,29 +101,27 @@ class Table(NamedTuple):
     centre: tuple[Pile, ...]       # in opening order
     next_pile: int                 # id the next opened pile gets (never reused within a game)
     completed: Cards               # cards of piles that reached the King, in completion order
-
-    def with_(self, **changes: object) -> Table:
-        """A copy with some fields changed, for the rare events (the hot ones build their tables directly)."""
-        return self._replace(**changes)
-
-
-_new_tuple = tuple.__new__
+    #: Derived: (the centre piles, the completed cards) as views show them, read-only (`show_zones`); None on
+    #: a table built by hand, whose views work them out.
+    shown: tuple[SharedList, SharedList] | None = None
 
 
-def make_table(match: Match, turn: Turn, hands: tuple[Cards, Cards], goals: tuple[Cards, Cards],
-               rows: tuple[Rows, Rows], stock: Cards, centre: tuple[Pile, ...], next_pile: int,
-               completed: Cards) -> Table:
-    """`Table(...)` for the hot paths: the same value, without the class call."""
-    return _new_tuple(Table, (match, turn, hands, goals, rows, stock, centre, next_pile, completed))
+with_table = copier(Table)
 
 
-def make_turn(current: int, number: int, moved: bool, dead_turns: int) -> Turn:
-    """`Turn(...)` for the hot paths."""
-    return _new_tuple(Turn, (current, number, moved, dead_turns))
+def show_pile(ident: int, cards: Cards) -> SharedDict:
+    """A centre pile as views show it."""
+    return SharedDict({"id": ident, "value": len(cards), "cards": SharedList(cards)})
 
 
-#: `Event(type, data, public, visible_to, actor)`, all five positional, for the events of every step.
-make_event: Callable[..., Event] = Event
+def show_zones(centre: tuple[Pile, ...], completed: Cards) -> tuple[SharedList, SharedList]:
+    """`Table.shown` of a centre and completed cards."""
+    return SharedList([show_pile(ident, cards) for ident, cards in centre]), SharedList(completed)
+
+
+NOTHING_SHOWN = (SharedList(), SharedList())
+
+
 NO_TURN = Turn(0, 0, False, 0)
 
 
@@ -116,7 +132,7 @@ def empty_table(target: int | None, max_turns: int) -> Table:
 
 def fresh_zones(match: Match) -> Table:
     """Every zone empty, before a game is dealt."""
-    return make_table(match, NO_TURN, ((), ()), ((), ()), (EMPTY_ROWS, EMPTY_ROWS), (), (), 0, ())
+    return Table(match, NO_TURN, ((), ()), ((), ()), (EMPTY_ROWS, EMPTY_ROWS), (), (), 0, (), NOTHING_SHOWN)
 
 
 def pile_index(table: Table, pile_id: int) -> int:

@@ -10,7 +10,7 @@ from games.engine.chance import shuffle_event
 from games.engine.protocol import Event, Rng
 from games.engine.shared import SharedDict
 from games.rules.patience.evolve import evolve
-from games.rules.patience.state import HAND_SIZE, SEATS, Table, make_event
+from games.rules.patience.state import HAND_SIZE, SEATS, Table
 from games.rules.patience.variant import Variant
 
 #: Who sees a seat's drawn cards: that seat only.
@@ -43,7 +43,7 @@ def draw(variant: Variant, table: Table, seat: int, count: int, rng: Rng, reason
         stock = evolve(table, event).stock
     taken = stock[:count]
     if taken:
-        events.append(make_event("draw", {"seat": seat, "cards": [*taken], "reason": reason},
+        events.append(Event("draw", {"seat": seat, "cards": [*taken], "reason": reason},
                                  _DRAWN[reason][seat][len(taken)], _ONLY[seat], None))
     return events
 

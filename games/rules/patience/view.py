@@ -13,9 +13,8 @@ from collections import Counter
 
 from games.engine.cards import JOKER, french_deck
 from games.engine.protocol import JSON
-from games.engine.shared import SharedDict, SharedList
 from games.rules.patience.scoring import result
-from games.rules.patience.state import Cards, GameResult, Match, Pile, Table, Turn
+from games.rules.patience.state import Cards, GameResult, Match, Table, Turn, show_zones
 from games.rules.patience.variant import Variant
 
 
@@ -24,43 +23,38 @@ def card_set(variant: Variant) -> list[str]:
     return french_deck() + french_deck(variant.stock_jokers)
 
 
-def _show_centre(centre: tuple[Pile, ...]) -> JSON:
-    """The centre piles as shown (read-only values, see `games.engine.shared`)."""
-    return SharedList([SharedDict({"id": ident, "value": len(cards), "cards": SharedList(cards)})
-                       for ident, cards in centre])
-
-
 def view(table: Table, viewer: int | None) -> JSON:
-    match, turn, hands, goals, rows, stock, centre, next_pile, completed = table
+    """Everything `viewer` sees: a copy of the match's view frame (`Match.frame`) with the table's values."""
+    match, turn, hands, goals, rows, stock, centre, next_pile, completed, shown = table
     current, number, moved, dead_turns = turn
     hand0, hand1 = hands
     goal0, goal1 = goals
     (row00, row01, row02, row03), (row10, row11, row12, row13) = rows
-    over = match.over
-    totals = match.totals
-    # The centre, the completed cards and the match's parts are read-only values (see `games.engine.shared`);
-    # the rest of a view is the caller's own. `[*cards]` rather than `list(cards)`: the same list, built
-    # without a call.
-    return {
-        "game": match.game, "target": match.target, "max_turns": match.max_turns,
-        "turn": number, "current": None if over else current, "moved_this_turn": moved, "dead_turns": dead_turns,
-        "players": [
-            {"hand": [*hand0] if viewer == 0 else None, "hand_count": len(hand0),
-             "goal_top": goal0[0] if goal0 else None, "goal_count": len(goal0),
-             "discards": [[*row00], [*row01], [*row02], [*row03]]},
-            {"hand": [*hand1] if viewer == 1 else None, "hand_count": len(hand1),
-             "goal_top": goal1[0] if goal1 else None, "goal_count": len(goal1),
-             "discards": [[*row10], [*row11], [*row12], [*row13]]},
-        ],
-        "stock_count": len(stock),
-        "centre": _show_centre(centre),
-        "next_pile_id": next_pile,
-        "completed": SharedList(completed),
-        "totals": SharedDict({"0": totals[0], "1": totals[1]}),
-        "games": SharedList([SharedDict(game.as_json()) for game in match.history]),
-        "over": over,
-        "result": result(table) if over else None,
-    }
+    if shown is None:  # a table built by hand
+        shown = show_zones(centre, completed)
+    # The centre, the completed cards and the match's parts are read-only values (see `games.engine.shared`)
+    # shared by every view; the rest of a view is the caller's own. `[*cards]` rather than `list(cards)`: the
+    # same list, built without a call.
+    out = match.frame.copy()
+    out["turn"] = number
+    out["moved_this_turn"] = moved
+    out["dead_turns"] = dead_turns
+    out["players"] = [
+        {"hand": [*hand0] if viewer == 0 else None, "hand_count": len(hand0),
+         "goal_top": goal0[0] if goal0 else None, "goal_count": len(goal0),
+         "discards": [[*row00], [*row01], [*row02], [*row03]]},
+        {"hand": [*hand1] if viewer == 1 else None, "hand_count": len(hand1),
+         "goal_top": goal1[0] if goal1 else None, "goal_count": len(goal1),
+         "discards": [[*row10], [*row11], [*row12], [*row13]]},
+    ]
+    out["stock_count"] = len(stock)
+    out["centre"], out["completed"] = shown
+    out["next_pile_id"] = next_pile
+    if match.over:
+        out["result"] = result(table)
+    else:
+        out["current"] = current
+    return out
 
 
 def sample_state(variant: Variant, view_: JSON, viewer: int | None, rng: random.Random) -> Table:
@@ -112,5 +106,6 @@ def sample_state(variant: Variant, view_: JSON, viewer: int | None, rng: random.
                   view_["over"])
     current = view_["current"]
     turn = Turn(0 if current is None else current, view_["turn"], view_["moved_this_turn"], view_["dead_turns"])
+    completed = tuple(view_["completed"])
     return Table(match, turn, (hands[0], hands[1]), (goals[0], goals[1]), rows, stock, centre,
-                 view_["next_pile_id"], tuple(view_["completed"]))
+                 view_["next_pile_id"], completed, show_zones(centre, completed))

@@ -37,25 +37,29 @@ DECK: tuple[str, ...] = tuple(
 CARD_IDS: frozenset[str] = frozenset(DECK)
 ORDER: dict[str, int] = {card: index for index, card in enumerate(DECK)}
 
+def _suit_of(card: str) -> str:
+    if card == FUG:
+        return FOOL
+    return TRUMP if card[0] == "T" else card[-1]
+
+
+def _strength(card: str) -> int:
+    if card[0] == "T":
+        return 100 + int(card[1:])
+    rank = card[:-1]
+    return 4 if rank == "4" else 5 + SUIT_RANKS.index(rank)
+
+
 #: card -> suit letter, "T" for trumps, "X" for the Fuggitivo.
-SUIT_OF: dict[str, str] = {}
+SUIT_OF: dict[str, str] = {card: _suit_of(card) for card in DECK}
 #: card -> taking strength inside its suit (trumps 100 + number); the Fuggitivo has none.
-STRENGTH: dict[str, int] = {}
-for _card in DECK:
-    if _card == FUG:
-        SUIT_OF[_card] = FOOL
-    elif _card[0] == "T":
-        SUIT_OF[_card] = TRUMP
-        STRENGTH[_card] = 100 + int(_card[1:])
-    else:
-        SUIT_OF[_card] = _card[-1]
-        _rank = _card[:-1]
-        STRENGTH[_card] = 4 if _rank == "4" else 5 + SUIT_RANKS.index(_rank)
+STRENGTH: dict[str, int] = {card: _strength(card) for card in DECK if card != FUG}
 
 #: Counting cards (carte speciali) and their values; every other card is a scartina.
-VALUE: dict[str, int] = {"T20": 10, "T1": 10, FUG: 10, "T19": 5, "T18": 5, "T17": 5, "T16": 5}
-for _suit in SUITS:
-    VALUE.update({"K" + _suit: 5, "Q" + _suit: 4, "C" + _suit: 3, "F" + _suit: 2})
+VALUE: dict[str, int] = {
+    "T20": 10, "T1": 10, FUG: 10, "T19": 5, "T18": 5, "T17": 5, "T16": 5,
+    **{rank + suit: value for suit in SUITS for rank, value in (("K", 5), ("Q", 4), ("C", 3), ("F", 2))},
+}
 
 KINGS: frozenset[str] = frozenset("K" + suit for suit in SUITS)
 FOUR_ARIE: frozenset[str] = frozenset({"T16", "T17", "T18", "T19"})

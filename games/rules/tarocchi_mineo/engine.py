@@ -33,7 +33,9 @@ class TarocchiMineo(BaseEngine):
     kind = "tarocchi-mineo"
     title = "Tarocchi Siciliani — Mineo, 4 players"
     seats = range(PLAYERS, PLAYERS + 1)
-    state_version = 3  # 2: State, Deal and Match are named tuples (1: dataclasses); 3: so is the snapshot's Position
+    # 2: State, Deal and Match are named tuples (1: dataclasses); 3: so is the snapshot's Position; 4: the view
+    # frame kept with the state (`State.frame`)
+    state_version = 4
     card_ids = CARD_IDS
     options = {
         "deals": Option(8, int, minimum=4, maximum=400, help="length of the match; a multiple of 4"),
@@ -57,7 +59,7 @@ class TarocchiMineo(BaseEngine):
     complete_legal_actions = True
 
     evolve = staticmethod(_evolve)
-    decide = staticmethod(_decide)
+    decide = decide_listed = staticmethod(_decide)  # (no listed action carries more than itself)
     view = staticmethod(_view)
 
     def normalize_options(self, options: Any, seats: int) -> JSON:

@@ -1,8 +1,11 @@
 """The fold step: apply one recorded event to the state, with no validation and no randomness.
 
 Every handler accepts data straight from JSON (lists, str keys) and builds tuples, so a log read back
-from the database folds into a state equal to the live one. The per-card handlers (`play`, `trick`)
-build `State` positionally; the rest use the fast `with_*` copiers of `state`.
+from the database folds into a state equal to the live one. The rest use the keyword copiers `with_*` of
+`state`; after them `evolve` builds the view frame again (`State.frame`), but for the events that change
+nothing it shows or keep it in step themselves (`_FRAME_KEPT`). The two per-card handlers
+(`play`, `trick`) build `State` positionally and keep the frame unless the card or the trick changes what
+it shows.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from itertools import filterfalse
 from typing import Any
 
 from games.engine.protocol import Event
+from games.engine.values import new
 
 from .cards import FUG, sort_cards
 from .state import (
@@ -24,11 +28,11 @@ from .state import (
     Deal,
     Match,
     State,
-    build_state,
     with_deal,
     with_match,
     with_state,
 )
+from .view import view_frame
 
 
 def _holder(hands: tuple[tuple[str, ...], ...], card: str | None) -> int:
@@ -58,10 +62,15 @@ def _shuffle(state: State, data: dict[str, Any]) -> State:
 
 
 def _deal(state: State, data: dict[str, Any]) -> State:
+    """A packet dealt: of what views show without the viewer, only the stock's size changes."""
     seat, cards = data["seat"], data["cards"]
     hands = _set_hand(state.hands, seat, sort_cards(state.hands[seat] + tuple(cards)))
     deal = with_deal(state.deal, stock=tuple(filterfalse(set(cards).__contains__, state.deal.stock)))
-    return with_state(state, hands=hands, deal=deal)
+    frame = state.frame
+    if frame is not None:
+        frame = frame.copy()
+        frame["stock_count"] = len(deal.stock)
+    return with_state(state, hands=hands, deal=deal, frame=frame)
 
 
 def _peek(state: State, data: dict[str, Any]) -> State:
@@ -127,26 +136,29 @@ def _commit(state: State, data: dict[str, Any]) -> State:
     return with_state(state, deal=deal, turn=(seat + 1) % PLAYERS)
 
 
+# The two hottest handlers, a card played and a trick won, build the state positionally (`new`, field order):
+# it is unpacked once and the hands are rebuilt through lists.
 def _play(state: State, data: dict[str, Any]) -> State:
-    # The hottest handler: the state is unpacked once and the hands rebuilt through lists.
     seat, card = data["seat"], data["card"]
-    match, deal, phase, _, hands, leader, trick, tricks = state
-    if card == FUG:
-        deal = with_deal(deal, fug=(seat, len(tricks)))
-    elif card == deal.called:
-        deal = with_deal(deal, partner_public=True)
+    match, deal, phase, _, hands, leader, trick, tricks, frame = state
     hand = [*hands[seat]]
     hand.remove(card)
     new_hands = [*hands]
     new_hands[seat] = tuple(hand)
-    return build_state(match, deal, phase, (seat + 1) % PLAYERS, tuple(new_hands), leader, trick + ((seat, card),),
-                       tricks)
+    played = new(State, (match, deal, phase, (seat + 1) % PLAYERS, tuple(new_hands), leader, trick + ((seat, card),),
+                         tricks, frame))
+    if card == FUG:
+        return _framed(with_state(played, deal=with_deal(deal, fug=(seat, len(tricks)))))
+    if card == deal.called:
+        return _framed(with_state(played, deal=with_deal(deal, partner_public=True)))
+    return played
 
 
 def _trick(state: State, data: dict[str, Any]) -> State:
     winner = data["winner"]
-    match, deal, phase, _, hands, leader, trick, tricks = state
-    return build_state(match, deal, phase, winner, hands, winner, (), tricks + ((leader, trick, winner),))
+    match, deal, phase, _, hands, leader, trick, tricks, frame = state
+    done = new(State, (match, deal, phase, winner, hands, winner, (), tricks + ((leader, trick, winner),), frame))
+    return done if deal.fug is None else _framed(done)  # (a won trick may assign the Fuggitivo)
 
 
 def _finish_deal(state: State, summary: dict[str, Any], deal: Deal) -> State:
@@ -170,6 +182,11 @@ def _match_end(state: State, data: dict[str, Any]) -> State:
     return with_state(state, phase=OVER, turn=NOBODY)
 
 
+def _framed(state: State) -> State:
+    """`state` with its view frame built again."""
+    return with_state(state, frame=view_frame(state))
+
+
 HANDLERS: dict[str, Callable[[Any, dict[str, Any]], State]] = {
     "match_start": _match_start,
     "first_dealer": _first_dealer,
@@ -191,11 +208,21 @@ HANDLERS: dict[str, Callable[[Any, dict[str, Any]], State]] = {
     "match_end": _match_end,
 }
 _get = HANDLERS.get
+#: The events that change nothing a view frame shows (the phase, the turn, the dealer's peek), or keep it in
+#: step themselves (a packet dealt).
+_FRAME_KEPT = frozenset({"phase", "peek", "deal"})
 
 
 def evolve(state: State | None, event: Event) -> State:
     """Fold one event (an unknown event type leaves the state unchanged)."""
-    handler = _get(event.type)
+    kind = event.type
+    if kind == "play":
+        return _play(state, event.data)  # type: ignore[arg-type]
+    if kind == "trick":
+        return _trick(state, event.data)  # type: ignore[arg-type]
+    handler = _get(kind)
     if handler is None:
         return state  # type: ignore[return-value]
-    return handler(state, event.data)
+    if kind in _FRAME_KEPT:
+        return handler(state, event.data)
+    return _framed(handler(state, event.data))

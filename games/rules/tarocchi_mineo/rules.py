@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from games.engine import tricks
 from games.engine.tricks import follow_or_trump
 
 from .cards import (
@@ -74,24 +75,20 @@ def play_error(hand: tuple[str, ...], trick: tuple[Play, ...], card: str) -> tup
     return None
 
 
+def card_power(card: str, led: str | None) -> int | None:
+    """How strongly `card` takes a trick whose led suit is `led` (`games.engine.tricks.card_power`): trumps
+    above everything, the led suit by rank, any other card not at all; the Fuggitivo never takes."""
+    if card == FUG:
+        return None
+    return tricks.card_power(card, led, TRUMP, SUIT_OF, STRENGTH)
+
+
 def winner_of(plays: tuple[Play, ...]) -> int:
     """The seat that wins a complete trick: highest trump, else highest card of the led suit.
 
     The Fuggitivo never wins; when nothing else was played, the leader takes the trick.
     """
-    led = led_suit(plays) or TRUMP
-    winner, best = plays[0][0], -1
-    for seat, card in plays:
-        suit = SUIT_OF[card]
-        if suit == TRUMP:
-            strength = 1000 + STRENGTH[card]
-        elif suit == led:
-            strength = STRENGTH[card]
-        else:
-            continue
-        if strength > best:
-            winner, best = seat, strength
-    return winner
+    return tricks.trick_winner(plays, led_suit(plays) or TRUMP, TRUMP, SUIT_OF, STRENGTH, plays[0][0])
 
 
 def called_card(cards) -> str:

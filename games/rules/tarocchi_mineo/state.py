@@ -4,13 +4,20 @@
 deal (stock, declarations, contract, monte, discard, commitments); `Match` what changes once per deal
 (dealer, scores, history). Splitting keeps the per-card `evolve` step cheap: only `State` is rebuilt.
 
-All three are named tuples (immutable like frozen dataclasses): the fold builds millions of them, and a
-tuple is built or copied for a fraction of what a frozen dataclass costs (`build_state`, `with_*`).
+All three are named tuples, changed through the keyword copiers `with_match`, `with_deal`, `with_state`
+(`games.engine.values`); the per-card fold handlers build `State` positionally.
+
+`State.frame` is derived, for speed: every key of a view with the values that do not depend on the viewer
+nor change at every card (`view.view_frame`), built by the fold after every event but a card played or a
+trick won (which rebuild it only when the Fuggitivo's status may change). None on a state built by hand,
+whose views work it out.
 """
 
 from __future__ import annotations
 
 from typing import Any, NamedTuple
+
+from games.engine.values import copier
 
 PLAYERS = 4
 NOBODY = -1
@@ -59,33 +66,12 @@ class State(NamedTuple):
     leader: int = NOBODY  # leader of the trick in progress
     trick: tuple[Play, ...] = ()  # plays of the trick in progress (the Fuggitivo included)
     tricks: tuple[Trick, ...] = ()  # finished tricks of this deal
+    frame: dict[str, Any] | None = None  # derived: the view's viewer-independent values (`view.view_frame`)
 
 
 EMPTY_HANDS: tuple[tuple[str, ...], ...] = ((),) * PLAYERS
 
 
-_new_tuple = tuple.__new__
-
-
-def build_state(match: Match, deal: Deal, phase: str, turn: int, hands: tuple[tuple[str, ...], ...], leader: int,
-                trick: tuple[Play, ...], tricks: tuple[Trick, ...]) -> State:
-    """`State(...)` for the per-card handlers: the same value for half the cost of the class call."""
-    return _new_tuple(State, (match, deal, phase, turn, hands, leader, trick, tricks))
-
-
-def _copier(cls):
-    index = {name: i for i, name in enumerate(cls._fields)}
-
-    def copy_with(obj, **changes):
-        values = [*obj]
-        for name, value in changes.items():
-            values[index[name]] = value
-        return _new_tuple(cls, values)
-
-    copy_with.__doc__ = f"`{cls.__name__}._replace`, several times faster."
-    return copy_with
-
-
-with_match = _copier(Match)
-with_deal = _copier(Deal)
-with_state = _copier(State)
+with_match = copier(Match)
+with_deal = copier(Deal)
+with_state = copier(State)

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .state import NOBODY, OVER, Deal, Match, State
+from games.engine.shared import SharedDict
+
+from .state import NOBODY, OVER, State
 
 
 def public_sides_known(state: State) -> bool:
@@ -46,37 +48,13 @@ def fuggitivo_status(state: State) -> dict[str, Any] | None:
     }
 
 
-_last: list[Any] = [None, None, None, None]  # (deal, tricks, phase) -> status: the previous answer
-
-
-def _fuggitivo(state: State) -> dict[str, Any] | None:
-    """`fuggitivo_status`, recomputed only when the deal, the tricks or the phase changed (views are hot).
-
-    The cache keeps references to its keys, so an identity test cannot be fooled by a recycled id.
-    """
-    cache = _last
-    if cache[0] is state.deal and cache[1] is state.tricks and cache[2] == state.phase:
-        status = cache[3]
-    else:
-        status = fuggitivo_status(state)
-        cache[:] = [state.deal, state.tricks, state.phase, status]
-    return None if status is None else dict(status)
-
-
-_public: list[Any] = [None, None, None]  # (match, deal) -> their public part: the previous answer
-
-
-def _public_part(match: Match, deal: Deal) -> dict[str, Any]:
-    """The viewer-independent fields that change at most a few times per deal (cached by identity).
-
-    It also holds every key `view` sets (as None, in view order), so that a view is a plain copy of it
-    with a few values replaced: cheaper than merging it into a new dict, which grows as it fills.
-    """
-    cache = _public
-    if cache[0] is match and cache[1] is deal:
-        return cache[2]
+def view_frame(state: State) -> dict[str, Any]:
+    """Every key of a view, in order, with the values that do not depend on the viewer nor change at every
+    card (the match, the deal, the Fuggitivo's status, read-only), the others None (see `State.frame`)."""
+    match, deal = state.match, state.deal
     declarer = deal.declarer
-    part = {
+    fuggitivo = None if deal.fug is None else SharedDict(fuggitivo_status(state))
+    return {
         "deals": match.deals,
         "deal": match.deal_no,
         "dealer": None if match.dealer == NOBODY else match.dealer,
@@ -94,25 +72,22 @@ def _public_part(match: Match, deal: Deal) -> dict[str, Any]:
         "monte": deal.monte,
         "discard_count": len(deal.discard),
         "commits": deal.commits,
-        **_PER_VIEW,
+        "phase": None, "turn": None, "hand": None, "hand_counts": None, "peek": None, "partner": None,
+        "discard": None, "leader": None, "trick": None, "tricks": None,
+        "fuggitivo": fuggitivo,
     }
-    cache[:] = [match, deal, part]
-    return part
-
-
-_PER_VIEW = dict.fromkeys(
-    ("phase", "turn", "hand", "hand_counts", "peek", "partner", "discard", "leader", "trick", "tricks", "fuggitivo"))
 
 
 def view(state: State, viewer: int | None) -> dict[str, Any]:
-    """Everything `viewer` may know (None = a spectator); a fresh dict whose values are immutable
-    (tuples, numbers, strings), except the per-deal summaries of `history`, which must not be mutated."""
-    match, deal, phase, turn, hands, leader, trick, tricks = state  # (views are hot: fields read once)
+    """Everything `viewer` may know (None = a spectator): a copy of the state's view frame (`State.frame`)
+    with the viewer's values and those that change at every card. Its values are immutable (tuples, numbers,
+    strings, read-only dicts), except the per-deal summaries of `history`, which must not be mutated."""
+    match, deal, phase, turn, hands, leader, trick, tricks, frame = state  # (views are hot: fields read once)
     over = phase == OVER
     partner = deal.partner
     if partner == NOBODY or not (deal.partner_public or over or viewer == partner):
         partner = None
-    out = _public_part(match, deal).copy()
+    out = (frame or view_frame(state)).copy()
     out["phase"] = phase
     out["turn"] = None if turn == NOBODY else turn
     out["hand"] = None if viewer is None else hands[viewer]
@@ -123,5 +98,4 @@ def view(state: State, viewer: int | None) -> dict[str, Any]:
     out["leader"] = None if leader == NOBODY else leader
     out["trick"] = trick
     out["tricks"] = tricks
-    out["fuggitivo"] = None if deal.fug is None else _fuggitivo(state)
     return out

@@ -98,7 +98,7 @@ def _playout(seats: int, seed: int):
         seat = min(ENGINE.to_act(position_.state))
         actions = ENGINE.legal_actions(position_.state, seat)
         action = actions[rng.randrange(len(actions))]
-        events = ENGINE.decide(position_.state, seat, action, chance)
+        events = ENGINE.decide_listed(position_.state, seat, action, chance)
         yield position_, seat, action, events
         position_ = fold(ENGINE, events, position_)
 
@@ -114,13 +114,33 @@ def test_states_carry_the_rows_of_their_hands_and_the_facts_of_their_table(seats
 
 
 def test_a_listed_meld_decides_as_its_json_copy_does():
+    """`decide_listed` on a listed meld (its outcome carried) gives the events `decide` gives after the full
+    check, of the action itself or of its JSON copy."""
+    melds = 0
     for position_, seat, action, events in _playout(3, 5):
         if action["type"] != "meld":
             continue
-        chance = Chance(f"{5:064x}", (), position_.shuffles)
-        checked = ENGINE.decide(position_.state, seat, _copy(action), chance)
-        assert [(e.type, e.data, e.public, e.visible_to, e.actor) for e in events] == \
-            [(e.type, e.data, e.public, e.visible_to, e.actor) for e in checked]
+        melds += 1
+        expected = [(e.type, e.data, e.public, e.visible_to, e.actor) for e in events]
+        for submitted in (action, _copy(action)):
+            chance = Chance(f"{5:064x}", (), position_.shuffles)
+            checked = ENGINE.decide(position_.state, seat, submitted, chance)
+            assert expected == [(e.type, e.data, e.public, e.visible_to, e.actor) for e in checked]
+    assert melds
+
+
+def test_decide_checks_a_listed_meld_in_full(monkeypatch):
+    """Only `decide_listed` takes a listed meld's carried outcome; `decide` never reads it."""
+    from games.rules.machiavelli import decide as decide_module
+
+    table = position(["10C 4C 5C", "AS"], table=["10S 10H 10D"], stock="JS")
+    meld = next(a for a in ENGINE.legal_actions(table.state, 0) if a["type"] == "meld")
+    calls = []
+    monkeypatch.setattr(decide_module, "outcome", lambda *args: calls.append(args) or None)
+    ENGINE.decide(table.state, 0, meld, Chance(SEED, (), table.shuffles))
+    assert calls == []
+    ENGINE.decide_listed(table.state, 0, meld, Chance(SEED, (), table.shuffles))
+    assert len(calls) == 1
 
 
 def test_the_fold_of_a_meld_finds_the_facts_of_its_table_again():
