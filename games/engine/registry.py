@@ -23,11 +23,13 @@ def kinds() -> list[str]:
     return list(_MODULES)
 
 
-def get(kind: str) -> Engine:
-    """The engine of `kind`; KeyError for an unknown kind."""
+def get(kind: str, rules_version: int | None = None) -> Engine:
+    """The engine of `kind` playing `rules_version` (the current rules when None); KeyError for an unknown
+    kind, InvalidOptions (code `unknown_rules_version`) for a version the engine does not play."""
     if kind not in _cache:
         _cache[kind] = import_module(_MODULES[kind]).ENGINE
-    return _cache[kind]
+    engine = _cache[kind]
+    return engine if rules_version is None else engine.at_version(rules_version)
 
 
 def engines() -> list[Engine]:

@@ -55,7 +55,7 @@ OPTIONS: dict[str, list[dict[str, Any]]] = {
 
 def engine_versions(kind: str) -> dict[int, Engine]:
     """Every rules version of `kind` the engine folds, with the engine that plays it."""
-    return {1: registry.get(kind)}
+    return {version: registry.get(kind, version) for version in registry.get(kind).rules_versions}
 
 
 def fixture_path(kind: str, version: int, seats: int) -> Path:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from types import MethodType
 from typing import Any
 
@@ -72,8 +72,15 @@ class PatienceEngine(BaseEngine):
     decide: Callable[[Table, int, Action, Rng], list[Event]]
     legal_actions: Callable[[Table, int], list[Action]]
 
-    def __init__(self, variant: Variant) -> None:
-        self.variant = variant
+    def __init__(self, variants: Mapping[int, Variant], rules_versions: Mapping[int, str] | None = None,
+                 version: int | None = None) -> None:
+        """`variants`: the game's rules in every version it has shipped (`rules_versions` says what each one
+        changed); the engine plays `version`, the newest when None."""
+        self.variants = variants
+        if rules_versions is not None:
+            self.rules_versions = rules_versions
+        self.rules_version = max(variants) if version is None else version
+        variant = self.variant = variants[self.rules_version]
         self.kind = variant.kind
         self.title = variant.title
         self.card_ids = frozenset(french_deck()) | {JOKER}
@@ -81,6 +88,9 @@ class PatienceEngine(BaseEngine):
         # `decide(variant, ...)` as a bound method: calling one costs less than a method that calls it.
         self.decide = MethodType(decide, variant)
         self.legal_actions = MethodType(moves.legal_actions, variant)
+
+    def for_version(self, version: int) -> PatienceEngine:
+        return PatienceEngine(self.variants, self.rules_versions, version)
 
     def start(self, seats: int, options: JSON, rng: Rng) -> list[Event]:
         return setup.start_events(self.variant, self.normalize_options(options, seats), rng)

@@ -7,6 +7,7 @@ into the next deal's shuffle, and `result` is set only after the last deal.
 from __future__ import annotations
 
 import random
+from functools import partial
 from typing import Any
 
 from games.engine.base import BaseEngine, Option
@@ -18,7 +19,7 @@ from .deal import start_deal_events
 from .decide import decide as _decide
 from .decide import match_outcome
 from .evolve import evolve as _evolve
-from .rules import discard_options, legal_cards, may_rivanto, may_scommessa
+from .rules import RULES_VERSIONS, discard_options, legal_cards, may_rivanto, may_scommessa
 from .sample import sample_state as _sample_state
 from .state import ACTIVE_PHASES, AUCTION, COMMIT, DISCARD, OVER, PLAY, PLAYERS, STATA, State
 from .view import view as _view
@@ -56,9 +57,17 @@ class TarocchiMineo(BaseEngine):
     view_schema = VIEW_SCHEMA
     complete_legal_actions = True
 
+    rules_versions = RULES_VERSIONS
     evolve = staticmethod(_evolve)
-    decide = staticmethod(_decide)
     view = staticmethod(_view)
+
+    def __init__(self, rules_version: int = max(RULES_VERSIONS)) -> None:
+        self.rules_version = rules_version
+        # `decide` with this engine's rules version bound (a partial: no extra Python call per step).
+        self.decide = partial(_decide, rules_version=rules_version)
+
+    def for_version(self, version: int) -> TarocchiMineo:
+        return TarocchiMineo(version)
 
     def normalize_options(self, options: Any, seats: int) -> JSON:
         normalized = super().normalize_options(options, seats)
@@ -99,7 +108,8 @@ class TarocchiMineo(BaseEngine):
                 out.append({"type": "solo"})
             return out
         if phase == DISCARD:
-            return [{"type": "discard", "cards": cards} for cards in discard_options(state.hands[seat])]
+            return [{"type": "discard", "cards": cards}
+                    for cards in discard_options(state.hands[seat], self.rules_version)]
         if phase == COMMIT:
             if seat == deal.declarer:
                 out = [{"type": "no_scommessa"}]
@@ -127,7 +137,7 @@ class TarocchiMineo(BaseEngine):
         }
 
     def sample_state(self, view: JSON, seat: int | None, rng: random.Random) -> State:
-        return _sample_state(view, seat, rng)
+        return _sample_state(view, seat, rng, self.rules_version)
 
     def card_set(self, seats: int, options: JSON) -> list[str]:
         return list(DECK)
