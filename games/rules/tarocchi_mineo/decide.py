@@ -26,8 +26,8 @@ _PHASE_ACTIONS = {
 }
 
 
-def decide(state: State, seat: int, action: Action, rng: Rng, rules_version: int) -> list[Event]:
-    """The events of `action` under `rules_version` (the engine binds its own: see `TarocchiMineo`)."""
+def decide(rules_version: int, state: State, seat: int, action: Action, rng: Rng) -> list[Event]:
+    """The events of `action` under `rules_version` (each engine object binds its own: see `TarocchiMineo`)."""
     kind = action["type"]
     phase = state.phase
     if phase not in _PHASE_ACTIONS or state.turn != seat:
