@@ -260,16 +260,22 @@ class GameEventsApi(GameEndpoint):
             selectors.game_events(game=self.game, viewer=self.seat, after=after), many=True).data)
 
 
+def _rules_version() -> serializers.IntegerField:
+    return serializers.IntegerField(min_value=1, help_text="the rules version the game is played by (fixed when "
+                                    "it was created; see `GET /kinds/`)")
+
+
 class GameReplayApi(GameEndpoint):
     @extend_schema(operation_id="game_replay", parameters=[SEAT], responses=inline_serializer("ReplayIndex", {
-        "version": serializers.IntegerField(min_value=0), "steps": inline_serializer("ReplayIndexStep", {
+        "version": serializers.IntegerField(min_value=0), "rules_version": _rules_version(),
+        "steps": inline_serializer("ReplayIndexStep", {
             "step": serializers.IntegerField(min_value=1), "type": serializers.CharField(),
             "actor": serializers.IntegerField(allow_null=True, min_value=0, max_value=MAX_SEAT)}, many=True)}))
     def get(self, request, game_id):
         """The steps of the game: step n is the position after event n."""
         events = selectors.game_events(game=self.game, viewer=self.seat)
         steps = [{"step": e["seq"], "type": e["type"], "actor": e["actor"]} for e in events]
-        return Response({"version": self.game.version, "steps": steps})
+        return Response({"version": self.game.version, "rules_version": self.game.rules_version, "steps": steps})
 
 
 class GameReplayStepApi(GameEndpoint):
@@ -277,6 +283,7 @@ class GameReplayStepApi(GameEndpoint):
         SEAT, OpenApiParameter("step", integer(1), OpenApiParameter.PATH, description="the position after event n")],
         responses=inline_serializer("ReplayStep", {
             "step": serializers.IntegerField(min_value=1), "version": serializers.IntegerField(min_value=0),
+            "rules_version": _rules_version(),
             "to_act": serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=MAX_SEAT)),
             "view": ViewField(allow_null=True)}))
     def get(self, request, game_id, step):
@@ -287,7 +294,8 @@ class GameReplayStepApi(GameEndpoint):
 
 class GameExportApi(GameEndpoint):
     @extend_schema(operation_id="game_export", responses=inline_serializer("GameExport", {
-        "id": serializers.UUIDField(), "kind": serializers.CharField(), "seed": serializers.CharField(),
+        "id": serializers.UUIDField(), "kind": serializers.CharField(),
+        "rules_version": _rules_version(), "seed": serializers.CharField(),
         "seed_sha256": serializers.CharField(), "events": serializers.ListField(child=serializers.JSONField()),
         "verification": serializers.JSONField()}))
     def get(self, request, game_id):

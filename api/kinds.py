@@ -17,13 +17,22 @@ class KindListApi(APIView):
         "options": serializers.JSONField(),
         "actions": serializers.DictField(child=serializers.JSONField(),
                                          help_text="action type -> JSON Schema of the whole action object"),
-        "view": serializers.JSONField(help_text="JSON Schema of the kind's view (as `<Kind>View`)")}, many=True))
+        "view": serializers.JSONField(help_text="JSON Schema of the kind's view (as `<Kind>View`)"),
+        "rules_version": serializers.IntegerField(min_value=1, help_text="the rules version new games are "
+                                                  "played by (each game keeps the version it was created with)"),
+        "rules_versions": inline_serializer("KindRulesVersion", {
+            "version": serializers.IntegerField(min_value=1),
+            "changes": serializers.CharField(help_text="what this version changed")}, many=True,
+            help_text="every rules version games of this kind may be played by, oldest first")}, many=True))
     def get(self, request):
         return Response([
             {"kind": e.kind, "title": e.title, "seats": list(e.seats),
              "options": {name: spec.describe() for name, spec in e.options.items()},
              "actions": {name: action_schema(e, name) for name in e.action_schemas},
-             "view": e.view_schema}
+             "view": e.view_schema,
+             "rules_version": e.rules_version,
+             "rules_versions": [{"version": version, "changes": changes}
+                                for version, changes in sorted(e.rules_versions.items())]}
             for e in registry.engines()
         ])
 

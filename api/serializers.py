@@ -67,6 +67,8 @@ class GameSummarySerializer(serializers.Serializer):
 
     id = serializers.UUIDField()
     kind = KindField()
+    rules_version = serializers.IntegerField(min_value=1, help_text="The rules version of its kind the game is "
+                                             "played by, fixed when it was created (see `GET /kinds/`).")
     status = serializers.ChoiceField(choices=Game.Status.choices)
     version = serializers.IntegerField(min_value=0)
     options = serializers.JSONField()

@@ -3,8 +3,9 @@
 The log is the truth. `Game.version/status/to_act/result` are a head row kept in step with the log in
 the same transaction (for listing and optimistic checks); deleting every snapshot changes no answer.
 In PostgreSQL, triggers (migration 0005_append_only_guards) keep the log append-only for every role and
-refuse to rewrite what a game was created with (seed, decks, kind, options...), to lower its version or to
-reopen it; `docker/postgres/roles.sql` gives the application a role without UPDATE/DELETE on the log.
+refuse to rewrite what a game was created with (seed, decks, kind, rules version, options...), to lower its
+version or to reopen it (migrations 0005 and 0007);
+`docker/postgres/roles.sql` gives the application a role without UPDATE/DELETE on the log.
 """
 
 from __future__ import annotations
@@ -45,6 +46,9 @@ class Game(models.Model):
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     kind = models.CharField(max_length=32, db_index=True)
+    # The rules version of its kind the game is played by, fixed at creation (docs/rules-versions.md): a game
+    # created before a kind's rules changed keeps playing, replaying and verifying by the rules it began with.
+    rules_version = models.PositiveSmallIntegerField(default=1)
     options = models.JSONField(default=dict)
     seat_count = models.PositiveSmallIntegerField()
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE, db_index=True)

@@ -29,7 +29,8 @@ _FOLD_FROM_CACHE = 50  # events: beyond that, the nearest snapshot is the better
 
 
 def engine_for(game: Game) -> Engine:
-    return registry.get(game.kind)
+    """The engine of the game's kind playing the rules version the game was created with."""
+    return registry.get(game.kind, game.rules_version)
 
 
 def _to_engine_event(type_: str, data: Any, public: Any, visible_to: Any, actor: Any) -> EngineEvent:
@@ -267,6 +268,7 @@ def game_replay(*, game: Game, step: int, viewer: int | None) -> dict:
     return {
         "step": step,
         "version": game.version,
+        "rules_version": game.rules_version,
         "to_act": sorted(engine.to_act(position.state)) if position.state is not None else [],
         "view": engine.view(position.state, viewer) if position.state is not None else None,
     }
@@ -283,7 +285,8 @@ def game_export(*, game: Game) -> dict:
         {"seq": seq, "type": t, "actor": actor, "data": data, "visible_to": vis, "recorded_at": at}
         for seq, t, data, public, vis, actor, at in rows
     ]
-    return {"id": str(game.id), "kind": game.kind, "options": game.options, "seed": game.seed,
+    return {"id": str(game.id), "kind": game.kind, "rules_version": game.rules_version, "options": game.options,
+            "seed": game.seed,
             "seed_sha256": game.seed_sha256, "decks": game.decks, "result": game.result, "events": events,
             "verification": game_verify(game=game, rows=rows)}
 

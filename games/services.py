@@ -88,8 +88,8 @@ def _seat_specs(seats: list[dict], kind: str) -> list[SeatSpec]:
 
 def _created_event(game: Game, seats: list[Seat]) -> EngineEvent:
     shown = [{"player": s.player.id, "name": s.player.name} if s.player else {"bot": s.bot} for s in seats]
-    return EngineEvent("game.created", {"kind": game.kind, "options": game.options, "seats": shown,
-                                        "seed_sha256": game.seed_sha256})
+    return EngineEvent("game.created", {"kind": game.kind, "rules_version": game.rules_version,
+                                        "options": game.options, "seats": shown, "seed_sha256": game.seed_sha256})
 
 
 def _check_clock(turn_seconds: int | None, clock_policy: str | None) -> str:
@@ -159,7 +159,8 @@ def game_open(*, kind: str, seats: list[dict], creator: Player | None = None, op
     now = timezone.now()
     pending = bool(invited)
     game = Game.objects.create(
-        kind=kind, options=options, seat_count=len(specs), seed=seed, seed_sha256=seed_commitment(seed),
+        kind=kind, rules_version=engine.rules_version, options=options, seat_count=len(specs), seed=seed,
+        seed_sha256=seed_commitment(seed),
         decks=deck_list, created_by=creator, turn_seconds=turn_seconds, clock_policy=clock_policy, rated=rated,
         sealed=sealed, seed_chosen=seed_chosen, status=Game.Status.PENDING if pending else Game.Status.ACTIVE,
         expires_at=now + timedelta(seconds=settings.INVITATION_SECONDS) if pending else None)

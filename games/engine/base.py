@@ -94,6 +94,32 @@ class BaseEngine:
     #: JSON Schema (2020-12) of what `view` returns, published in the API's schema.
     view_schema: JSON = {"type": "object"}
     complete_legal_actions: bool = True
+    #: The rules this engine object plays. The registry hands out the kind's current (newest) version; a game
+    #: keeps the version it was created with (`Game.rules_version`) and is played and folded by `at_version`.
+    rules_version: int = 1
+    #: Every rules version the engine still plays and folds, oldest first: version -> what it changed.
+    rules_versions: Mapping[int, str] = {1: "The rules as first published."}
+
+    # -- snapshots -----------------------------------------------------------------------------
+    def rederive(self, state: Any) -> Any:
+        """`state`, read from a snapshot without its derived fields (`DERIVED_FIELDS`, None when read), with
+        them built again as the fold builds them; engines whose states keep derived fields override it."""
+        return state
+
+    # -- rules versions ------------------------------------------------------------------------
+    def at_version(self, version: int) -> BaseEngine:
+        """The engine playing rules `version`; an engine with several versions overrides `for_version`."""
+        if version == self.rules_version:
+            return self
+        if version not in self.rules_versions:
+            known = ", ".join(map(str, self.rules_versions))
+            raise InvalidOptions(f"{self.kind} has no rules version {version} (it has {known})",
+                                 "unknown_rules_version")
+        return self.for_version(version)
+
+    def for_version(self, version: int) -> BaseEngine:
+        """A new engine object of this kind playing rules `version` (one of `rules_versions`)."""
+        raise NotImplementedError(f"{self.kind} plays only rules version {self.rules_version}")
 
     # -- options -------------------------------------------------------------------------------
     def normalize_options(self, options: Mapping[str, Any] | None, seats: int) -> JSON:

@@ -71,6 +71,10 @@ class Engine(Protocol):
     options: Mapping[str, Any]
     action_schemas: Mapping[str, JSON]
     view_schema: JSON
+    rules_version: int  # the rules this object plays (the registry's engine: the kind's current ones)
+    rules_versions: Mapping[int, str]  # every version it plays and folds -> what that version changed
+
+    def at_version(self, version: int) -> Engine: ...  # the engine of rules `version` (InvalidOptions if none)
 
     def normalize_options(self, options: Mapping[str, Any] | None, seats: int) -> JSON: ...
 

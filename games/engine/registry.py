@@ -21,10 +21,12 @@ def kinds() -> list[str]:
     return list(_MODULES)
 
 
-def get(kind: str) -> Engine:
-    """The engine of `kind`; KeyError for an unknown kind. (Python keeps each imported module: `ENGINE` is the
-    same object at every call.)"""
-    return import_module(_MODULES[kind]).ENGINE
+def get(kind: str, rules_version: int | None = None) -> Engine:
+    """The engine of `kind` playing `rules_version` (the current rules when None); KeyError for an unknown
+    kind, InvalidOptions (code `unknown_rules_version`) for a version the engine does not play. (Python keeps
+    each imported module: `ENGINE` is the same object at every call.)"""
+    engine = import_module(_MODULES[kind]).ENGINE
+    return engine if rules_version is None else engine.at_version(rules_version)
 
 
 def engines() -> list[Engine]:

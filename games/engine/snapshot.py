@@ -6,9 +6,12 @@ state: named tuples and dataclasses become objects keyed by field name, tuples a
 fractions "n/d" strings; nothing in the data names a class. The state's type is the one the engine's
 `evolve` is annotated to return, so an engine needs nothing extra to be snapshotted.
 
-Dataclass fields declared `compare=False` are derived (a state equal without them is the same state): they
-are not written and take their default when read. A snapshot is only a speed-up: whatever does not load
-(another format, a state changed without a new `state_version`) is ignored and the log is folded instead.
+Derived fields are not written: dataclass fields declared `compare=False` (they take their default when
+read) and the named-tuple fields a class lists in `DERIVED_FIELDS` (read as None, then built again by the
+engine's `rederive`, from the rest of the state, as the fold builds them).
+
+A snapshot is only a speed-up: whatever does not load (another format, a state changed without a new
+`state_version`) is ignored and the log is folded instead.
 """
 
 from __future__ import annotations
@@ -57,7 +60,7 @@ def load(engine: Engine, document: Any) -> Position:
     if document.get("kind") != engine.kind or document.get("state_version") != engine.state_version:
         raise SnapshotError("snapshot of another kind or state version")
     try:
-        state = _Reader().read(document["state"], state_type(engine))
+        state = engine.rederive(_Reader().read(document["state"], state_type(engine)))
         return Position(state, int(document["version"]), int(document["shuffles"]))
     except (KeyError, TypeError, ValueError, AttributeError) as wrong:
         raise SnapshotError(f"snapshot does not fit the {engine.kind} state: {wrong}") from wrong
@@ -83,7 +86,8 @@ def _fields(cls: type) -> list[str]:
     """The stored fields of a named tuple or dataclass, in declaration order."""
     if dataclasses.is_dataclass(cls):
         return [f.name for f in dataclasses.fields(cls) if f.compare]
-    return list(cls._fields)
+    derived = getattr(cls, "DERIVED_FIELDS", ())
+    return [name for name in cls._fields if name not in derived]
 
 
 def _is_record(cls: Any) -> bool:
@@ -185,7 +189,10 @@ class _Reader:
         names = _fields(cls)
         if set(data) != set(names):
             raise SnapshotError(f"{cls.__name__} has the fields {names}, the snapshot {sorted(data)}")
-        return cls(**{name: self.read(data[name], hints[name]) for name in names})
+        values = {name: self.read(data[name], hints[name]) for name in names}
+        for name in getattr(cls, "DERIVED_FIELDS", ()):
+            values[name] = None  # the engine's `rederive` builds it
+        return cls(**values)
 
 
 def _array(data: Any) -> list:

@@ -136,6 +136,7 @@ def test_truncate_is_refused_by_the_trigger_to_a_role_that_holds_the_privilege_b
     ("kind = 'muscio'", "kind"),
     ("options = options || '{\"turn_limit\": 1}'::jsonb", "options"),
     ("seat_count = 3", "seat_count"),
+    ("rules_version = rules_version + 1", "rules_version"),
     ("created_at = created_at - interval '1 day'", "created_at"),
     ("id = gen_random_uuid()", "id"),
 ])

@@ -3,4 +3,4 @@
 from games.rules.diavoletto.rules import VARIANT
 from games.rules.patience import PatienceEngine
 
-ENGINE = PatienceEngine(VARIANT)
+ENGINE = PatienceEngine({1: VARIANT})

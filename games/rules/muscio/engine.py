@@ -18,7 +18,7 @@ from games.rules.muscio.decide import decide
 from games.rules.muscio.evolve import evolve
 from games.rules.muscio.rules import blinde_available, pass_allowed, play_options
 from games.rules.muscio.state import CANONICAL, DECLARE, EXCHANGE, FORFEIT, PLAYING, State, all_cards
-from games.rules.muscio.view import sample_state, view
+from games.rules.muscio.view import sample_state, view, view_frame
 from games.rules.muscio.view_schema import VIEW_SCHEMA
 
 _NO_FIELDS: JSON = EMPTY_ACTION
@@ -104,6 +104,9 @@ class MuscioEngine(BaseEngine):
 
     # -- reading -------------------------------------------------------------------------------
     view = staticmethod(view)
+
+    def rederive(self, state: State) -> State:
+        return state._replace(frame=view_frame(state.match, state.deal))
 
     def result(self, state: State) -> dict[str, Any] | None:
         return state.match.result

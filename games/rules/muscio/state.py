@@ -95,6 +95,9 @@ class State(NamedTuple):
     won: tuple[int, ...]  # tricks won this hand, per seat
     frame: dict[str, Any]  # derived: the view's keys, the match's and the deal's values filled in (`view_frame`)
 
+    #: Not stored in snapshots: built again from the match and the deal (`MuscioEngine.rederive`).
+    DERIVED_FIELDS = ("frame",)
+
 
 def _empty_deal(players: int, dealer: int) -> Deal:
     return Deal(

@@ -23,7 +23,7 @@ from games.rules.patience.evolve import evolve
 from games.rules.patience.moves import NEW, check_ending, check_play, may_end
 from games.rules.patience.scoring import finish_game
 from games.rules.patience.state import HAND_SIZE, JOKER, KING, ROWS, SEATS, Table
-from games.rules.patience.turns import draw
+from games.rules.patience.turns import draw, recycle_at_once
 from games.rules.patience.variant import Variant
 
 #: Two consecutive turns with nothing to draw and no card moved end the game as blocked.
@@ -77,8 +77,10 @@ def _play(variant: Variant, table: Table, seat: int, action: Action, rng: Rng) -
     play = Event("play", data, None, None, seat)
     if source == "goal" and len(goal) == 1:
         return [play, *finish_game(variant, evolve(table, play), rng, "goal_emptied", seat)]
-    if source == "hand" and len(table.hands[seat]) == 1:
+    if source == "hand" and len(table.hands[seat]) == 1:  # the draw recycles first if the stock is short
         return draw(variant, evolve(table, play), seat, HAND_SIZE, rng, "empty_hand", [play])
+    if data["completed"] and variant.recycle_at_once:
+        return recycle_at_once(variant, evolve(table, play), rng, [play])
     return [play]
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from types import MethodType
 from typing import Any
 
@@ -14,7 +14,7 @@ from games.engine.schema import EMPTY_ACTION, card
 from games.rules.patience import moves, scoring, setup
 from games.rules.patience.decide import decide
 from games.rules.patience.evolve import evolve
-from games.rules.patience.state import ROWS, Table, table_cards
+from games.rules.patience.state import ROWS, Table, show_zones, table_cards
 from games.rules.patience.variant import Variant
 from games.rules.patience.view import card_set, sample_state, view
 from games.rules.patience.view_schema import view_schema
@@ -69,14 +69,24 @@ class PatienceEngine(BaseEngine):
     evolve = staticmethod(evolve)
     to_act = staticmethod(to_act)
     view = staticmethod(view)
+
+    def rederive(self, state: Table) -> Table:
+        return state._replace(shown=show_zones(state.centre, state.completed))
     result = staticmethod(scoring.result)
     # The hot calls that need the variant are the module functions bound to it (see `__init__`).
     decide: Callable[[Table, int, Action, Rng], list[Event]]
     decide_listed: Callable[[Table, int, Action, Rng], list[Event]]  # type: ignore[assignment]
     legal_actions: Callable[[Table, int], list[Action]]
 
-    def __init__(self, variant: Variant) -> None:
-        self.variant = variant
+    def __init__(self, variants: Mapping[int, Variant], rules_versions: Mapping[int, str] | None = None,
+                 version: int | None = None) -> None:
+        """`variants`: the game's rules in every version it has shipped (`rules_versions` says what each one
+        changed); the engine plays `version`, the newest when None."""
+        self.variants = variants
+        if rules_versions is not None:
+            self.rules_versions = rules_versions
+        self.rules_version = max(variants) if version is None else version
+        variant = self.variant = variants[self.rules_version]
         self.kind = variant.kind
         self.title = variant.title
         self.card_ids = frozenset(french_deck()) | {JOKER}
@@ -84,6 +94,9 @@ class PatienceEngine(BaseEngine):
         # `decide(variant, ...)` as a bound method: calling one costs less than a method that calls it.
         self.decide = self.decide_listed = MethodType(decide, variant)  # (listed actions carry nothing more)
         self.legal_actions = MethodType(moves.legal_actions, variant)
+
+    def for_version(self, version: int) -> PatienceEngine:
+        return PatienceEngine(self.variants, self.rules_versions, version)
 
     def start(self, seats: int, options: JSON, rng: Rng) -> list[Event]:
         return setup.start_events(self.variant, self.normalize_options(options, seats), rng)

@@ -105,6 +105,9 @@ class Table(NamedTuple):
     #: a table built by hand, whose views work them out.
     shown: tuple[SharedList, SharedList] | None = None
 
+    #: Not stored in snapshots: built again from the centre and the completed cards (`PatienceEngine.rederive`).
+    DERIVED_FIELDS = ("shown",)
+
 
 with_table = copier(Table)
 

@@ -1,7 +1,8 @@
 """Drawing from the stock (with the recycling of completed piles), at set-up, mid-turn and between turns.
 
 Both games draw through `draw`; the variant says when completed piles come back (below a fixed stock
-size, or when the stock cannot cover the draw) and how (reshuffled with the stock, or put under it).
+size, or when the stock cannot cover the draw; at the draw that finds the stock short, or as soon as it is
+short) and how (reshuffled with the stock, or put under it).
 """
 
 from __future__ import annotations
@@ -40,11 +41,27 @@ def draw(variant: Variant, table: Table, seat: int, count: int, rng: Rng, reason
         else:
             event, _ = shuffle_event(rng, list(completed), "recycle_under")
         events.append(event)
-        stock = evolve(table, event).stock
+        stock, completed = evolve(table, event).stock, ()
     taken = stock[:count]
     if taken:
         events.append(Event("draw", {"seat": seat, "cards": [*taken], "reason": reason},
                                  _DRAWN[reason][seat][len(taken)], _ONLY[seat], None))
+        if variant.recycle_at_once and completed and len(stock) - len(taken) < threshold:
+            events.append(recycle_event(stock[len(taken):], completed, rng))
+    return events
+
+
+def recycle_event(stock: tuple[str, ...], completed: tuple[str, ...], rng: Rng) -> Event:
+    """The reshuffle of the stock (top first) and the completed cards into a new stock."""
+    return shuffle_event(rng, [*stock, *completed], "recycle")[0]
+
+
+def recycle_at_once(variant: Variant, table: Table, rng: Rng, events: list[Event]) -> list[Event]:
+    """After a completed pile (`table` includes it): the reshuffle if the variant recycles as soon as the stock
+    is short (rules that wait for the next draw have nothing to do here); the events go at the end of
+    `events`, which is returned."""
+    if variant.recycle_at_once and table.completed and len(table.stock) < variant.recycle_below:
+        events.append(recycle_event(table.stock, table.completed, rng))
     return events
 
 

@@ -47,6 +47,9 @@ class Variant:
     recycle_with_stock: bool     # True: stock + completed become a new stock; False: completed go under it
     obligation: Callable[[Table, int], Obligation | None]  # the compulsory play in force, if any
     obligation_cards: frozenset[str]  # the cards that can put an obligation in force (see above)
+    #: True: the stock is recycled as soon as it falls below `recycle_below` (checked after every draw and every
+    #: completed pile); False: only when a draw finds it short (Spite and Malice's rules version 1).
+    recycle_at_once: bool = False
 
 
 #: Natural cards by value range: `_IN_RANGE[low, high]` holds every card of value low..high.

@@ -26,7 +26,8 @@ _PHASE_ACTIONS = {
 }
 
 
-def decide(state: State, seat: int, action: Action, rng: Rng) -> list[Event]:
+def decide(rules_version: int, state: State, seat: int, action: Action, rng: Rng) -> list[Event]:
+    """The events of `action` under `rules_version` (each engine object binds its own: see `TarocchiMineo`)."""
     kind = action["type"]
     phase = state.phase
     if phase not in _PHASE_ACTIONS or state.turn != seat:
@@ -41,7 +42,7 @@ def decide(state: State, seat: int, action: Action, rng: Rng) -> list[Event]:
     if phase == AUCTION:
         return _auction(state, seat, kind, rng)
     if phase == DISCARD:
-        return _discard(state, seat, action["cards"])
+        return _discard(state, seat, action["cards"], rules_version)
     return _commit(state, seat, kind)
 
 
@@ -154,9 +155,9 @@ def _auction(state: State, seat: int, kind: str, rng: Rng) -> list[Event]:
     return events + _after_deal(match, summary["scores"], rng)
 
 
-def _discard(state: State, seat: int, cards: list[str]) -> list[Event]:
+def _discard(state: State, seat: int, cards: list[str], rules_version: int) -> list[Event]:
     hand = state.hands[seat]
-    error = discard_error(hand, cards)
+    error = discard_error(hand, cards, rules_version)
     if error is not None:
         raise IllegalAction(*error)
     events = [

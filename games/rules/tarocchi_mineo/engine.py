@@ -7,6 +7,7 @@ into the next deal's shuffle, and `result` is set only after the last deal.
 from __future__ import annotations
 
 import random
+from types import MethodType
 from typing import Any
 
 from games.engine.base import BaseEngine, Option
@@ -18,10 +19,11 @@ from .deal import start_deal_events
 from .decide import decide as _decide
 from .decide import match_outcome
 from .evolve import evolve as _evolve
-from .rules import discard_options, legal_cards, may_rivanto, may_scommessa
+from .rules import RULES_VERSIONS, discard_options, legal_cards, may_rivanto, may_scommessa
 from .sample import sample_state as _sample_state
 from .state import ACTIVE_PHASES, AUCTION, COMMIT, DISCARD, OVER, PLAY, PLAYERS, STATA, State
 from .view import view as _view
+from .view import view_frame
 from .view_schema import VIEW_SCHEMA
 
 _NO_FIELDS: JSON = EMPTY_ACTION
@@ -58,9 +60,21 @@ class TarocchiMineo(BaseEngine):
     view_schema = VIEW_SCHEMA
     complete_legal_actions = True
 
+    rules_versions = RULES_VERSIONS
     evolve = staticmethod(_evolve)
-    decide = decide_listed = staticmethod(_decide)  # (no listed action carries more than itself)
     view = staticmethod(_view)
+
+    def rederive(self, state: State) -> State:
+        return state._replace(frame=view_frame(state))
+
+    def __init__(self, rules_version: int = max(RULES_VERSIONS)) -> None:
+        self.rules_version = rules_version
+        # `decide(rules_version, ...)` as a method bound to this engine's version, as the patience engine binds its
+        # variant: calling it costs less than a method that calls it.
+        self.decide = self.decide_listed = MethodType(_decide, rules_version)  # no listed action carries more
+
+    def for_version(self, version: int) -> TarocchiMineo:
+        return TarocchiMineo(version)
 
     def normalize_options(self, options: Any, seats: int) -> JSON:
         normalized = super().normalize_options(options, seats)
@@ -101,7 +115,8 @@ class TarocchiMineo(BaseEngine):
                 out.append({"type": "solo"})
             return out
         if phase == DISCARD:
-            return [{"type": "discard", "cards": cards} for cards in discard_options(state.hands[seat])]
+            return [{"type": "discard", "cards": cards}
+                    for cards in discard_options(state.hands[seat], self.rules_version)]
         if phase == COMMIT:
             if seat == deal.declarer:
                 out = [{"type": "no_scommessa"}]
@@ -129,7 +144,7 @@ class TarocchiMineo(BaseEngine):
         }
 
     def sample_state(self, view: JSON, seat: int | None, rng: random.Random) -> State:
-        return _sample_state(view, seat, rng)
+        return _sample_state(view, seat, rng, self.rules_version)
 
     def card_set(self, seats: int, options: JSON) -> list[str]:
         return list(DECK)

@@ -10,7 +10,10 @@ from typing import Any
 
 FUG = "FUG"
 ARIE_AND_GIOVE = frozenset({"T16", "T17", "T18", "T19", "T20"})
-NEVER_DISCARDED = ARIE_AND_GIOVE | {"T1", FUG, "KS", "KB", "KC", "KD"}
+NEVER_DISCARDED = ARIE_AND_GIOVE | {"T1", "KS", "KB", "KC", "KD"}
+#: From rules version 2 the Fuggitivo, which is not a trump, may be discarded like any plain card (the seed
+#: bars only trumps and Kings); version 1 bars it too.
+FUG_DISCARDABLE_FROM = 2
 
 
 def is_trump(card: str) -> bool:
@@ -24,8 +27,8 @@ def suit(card: str) -> str:
     return "T" if is_trump(card) else card[-1]
 
 
-def legal_actions(view: dict, seat: int) -> list[dict[str, Any]]:
-    """Everything `seat` may do now, from its own view."""
+def legal_actions(view: dict, seat: int, rules_version: int = FUG_DISCARDABLE_FROM) -> list[dict[str, Any]]:
+    """Everything `seat` may do now, from its own view, under the game's `rules_version`."""
     if view["turn"] != seat:
         return []
     phase = view["phase"]
@@ -40,7 +43,7 @@ def legal_actions(view: dict, seat: int) -> list[dict[str, Any]]:
             out.append({"type": "solo"})
         return out
     if phase == "discard":
-        return [{"type": "discard", "cards": list(cards)} for cards in discards(view["hand"])]
+        return [{"type": "discard", "cards": list(cards)} for cards in discards(view["hand"], rules_version)]
     if phase == "commit":
         if seat == view["declarer"]:  # the scommessa needs Giove and the Fuggitivo
             out = [{"type": "no_scommessa"}]
@@ -57,10 +60,11 @@ def legal_actions(view: dict, seat: int) -> list[dict[str, Any]]:
     return []
 
 
-def discards(hand: list[str]) -> list[tuple[str, ...]]:
-    """Every set of 3 cards the declarer may put aside: never a King, an Aria, Giove, the Picciotti (T1) or
-    the Fuggitivo, and a trump only when fewer than 3 other such cards are held."""
-    allowed = [card for card in hand if card not in NEVER_DISCARDED]
+def discards(hand: list[str], rules_version: int) -> list[tuple[str, ...]]:
+    """Every set of 3 cards the declarer may put aside: never a King, an Aria, Giove, the Picciotti (T1) or,
+    before rules version 2, the Fuggitivo; a trump only when fewer than 3 other such cards are held."""
+    allowed = [card for card in hand if card not in NEVER_DISCARDED
+               and (card != FUG or rules_version >= FUG_DISCARDABLE_FROM)]
     plain = [card for card in allowed if not is_trump(card)]
     return [chosen for chosen in combinations(allowed, 3)
             if sum(1 for card in chosen if not is_trump(card)) == min(3, len(plain))]

@@ -100,33 +100,58 @@ def called_card(cards) -> str:
     raise ValueError("every callable trump is held")  # impossible with 18 cards or fewer
 
 
-def discard_pool(hand: tuple[str, ...]) -> tuple[list[str], list[str], int]:
+#: The Fuggitivo may be discarded from rules version 2: the seed bars only trumps and Kings from the discard, and
+#: the Fuggitivo is not a trump. Version 1 barred it too (DECISION TM-11); its games keep that rule.
+FUG_DISCARDABLE_FROM = 2
+
+#: rules version -> what that version changed (games keep the version they were created with).
+RULES_VERSIONS = {
+    1: "The rules as first published: the Fuggitivo is never discarded (DECISION TM-11).",
+    2: "The seed's discard rule: only trumps and Kings are barred, so the Fuggitivo (not a trump) may be "
+       "discarded like a plain card; a discarded Fuggitivo counts for the declarer's side.",
+}
+
+
+def discard_plain(card: str, rules_version: int) -> bool:
+    """A card the declarer discards before any trump: neither trump nor King, and not the Fuggitivo before
+    rules version 2."""
+    return is_plain(card) or (card == FUG and rules_version >= FUG_DISCARDABLE_FROM)
+
+
+def undiscardable(card: str, rules_version: int) -> bool:
+    """Kings, Arie, the Picciotti, and before rules version 2 the Fuggitivo: never in a discard."""
+    return card in UNDISCARDABLE and not (card == FUG and rules_version >= FUG_DISCARDABLE_FROM)
+
+
+def discard_pool(hand: tuple[str, ...], rules_version: int) -> tuple[list[str], list[str], int]:
     """(plain cards, discardable trumps, how many plain cards a discard must hold)."""
-    plain = [card for card in hand if is_plain(card)]
+    plain = [card for card in hand if discard_plain(card, rules_version)]
     trumps = [card for card in hand if card in DISCARDABLE_TRUMPS]
     return plain, trumps, min(3, len(plain))
 
 
-def discard_options(hand: tuple[str, ...]) -> list[list[str]]:
+def discard_options(hand: tuple[str, ...], rules_version: int) -> list[list[str]]:
     """Every legal 3-card discard (§6, DECISION TM-11), in a stable order, each a fresh list."""
-    plain, trumps, need = discard_pool(hand)
+    plain, trumps, need = discard_pool(hand, rules_version)
     if need == 3:
         return [*map(list, combinations(plain, 3))]
     return [[*plain, *extra] for extra in combinations(trumps, 3 - need)]
 
 
-def discard_error(hand: tuple[str, ...], cards: list[str]) -> tuple[str, str] | None:
-    """Why `cards` is not a legal discard from `hand`, or None."""
+def discard_error(hand: tuple[str, ...], cards: list[str], rules_version: int) -> tuple[str, str] | None:
+    """Why `cards` is not a legal discard from `hand` under `rules_version`, or None."""
     if len(cards) != 3:
         return "invalid_discard", "discard exactly 3 cards"
     if len(set(cards)) != 3:
         return "invalid_discard", "discard 3 different cards"
     if any(card not in hand for card in cards):
         return "card_not_in_hand", "you may discard only cards you hold"
-    if any(card in UNDISCARDABLE for card in cards):
+    if any(undiscardable(card, rules_version) for card in cards):
+        if rules_version >= FUG_DISCARDABLE_FROM:
+            return "invalid_discard", "Kings, Arie (T16-T20) and the Picciotti (T1) are never discarded"
         return "invalid_discard", "Kings, Arie (T16-T20), the Picciotti (T1) and the Fuggitivo are never discarded"
-    plain, _, need = discard_pool(hand)
-    chosen_plain = sum(1 for card in cards if is_plain(card))
+    plain, _, need = discard_pool(hand, rules_version)
+    chosen_plain = sum(1 for card in cards if discard_plain(card, rules_version))
     if chosen_plain < need:
         return "invalid_discard", "trumps may be discarded only when you hold fewer than 3 other discardable cards"
     return None

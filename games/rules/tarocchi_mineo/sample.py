@@ -15,7 +15,8 @@ import random
 from collections import Counter
 from typing import Any
 
-from .cards import CALLABLE, DECK, DISCARDABLE_TRUMPS, FUG, SUIT_OF, TRUMP, UNDISCARDABLE, is_plain, sort_cards
+from .cards import CALLABLE, DECK, DISCARDABLE_TRUMPS, FUG, SUIT_OF, TRUMP, sort_cards
+from .rules import discard_plain, undiscardable
 from .state import AUCTION, NOBODY, PLAYERS, STATA, Deal, Match, State
 
 STOCK, DISCARD_ZONE = "stock", "discard"
@@ -75,7 +76,7 @@ def _assign(cards: list[str], allowed: dict[str, list], capacity: dict, rng: ran
 
 
 def _constraints(view: dict[str, Any], unknown: list[str], zones: list, played: set[str], plays_by: list,
-                 trump_discard: bool) -> dict[str, list]:
+                 trump_discard: bool, rules_version: int) -> dict[str, list]:
     allowed = {card: set(zones) for card in unknown}
     declarer = view["declarer"]
     hand_zone = [("h", s) for s in range(PLAYERS)]
@@ -94,10 +95,10 @@ def _constraints(view: dict[str, Any], unknown: list[str], zones: list, played: 
                 allowed[card].discard(hand_zone[seat])
     if DISCARD_ZONE in zones:
         for card in unknown:
-            ok = is_plain(card) or trump_discard and card in DISCARDABLE_TRUMPS
-            if not ok or card in UNDISCARDABLE:
+            ok = discard_plain(card, rules_version) or trump_discard and card in DISCARDABLE_TRUMPS
+            if not ok or undiscardable(card, rules_version):
                 allowed[card].discard(DISCARD_ZONE)
-            if trump_discard and is_plain(card):
+            if trump_discard and discard_plain(card, rules_version):
                 allowed[card].discard(hand_zone[declarer])
     own = {hand_zone[declarer], DISCARD_ZONE} if declarer is not None else set()
     for card in view["monte"]:
@@ -127,7 +128,8 @@ def _constraints(view: dict[str, Any], unknown: list[str], zones: list, played: 
     return {card: sorted(zones_, key=str) for card, zones_ in allowed.items()}
 
 
-def sample_state(view: dict[str, Any], viewer: int | None, rng: random.Random) -> State:
+def sample_state(view: dict[str, Any], viewer: int | None, rng: random.Random, rules_version: int) -> State:
+    """A full state consistent with `view` and the discard rule of `rules_version`."""
     dealer = NOBODY if view["dealer"] is None else view["dealer"]
     match = Match(view["deals"], view["deal"], dealer, tuple(view["scores"]), tuple(view["history"]))
     tricks = tuple((leader, tuple((s, c) for s, c in plays), winner) for leader, plays, winner in view["tricks"])
@@ -162,11 +164,12 @@ def sample_state(view: dict[str, Any], viewer: int | None, rng: random.Random) -
     declarer = view["declarer"]
     content = None
     options = [False]
-    declarer_played_plain = any(is_plain(c) for plays in plays_by for s, c in plays if s == declarer)
+    declarer_played_plain = any(discard_plain(card, rules_version)
+                                for plays in plays_by for s, card in plays if s == declarer)
     if DISCARD_ZONE in capacity and not declarer_played_plain:
         options.append(True)  # the discard may hold trumps only if the declarer kept no plain card
     for trump_discard in options:
-        allowed = _constraints(view, unknown, zones, set(played), plays_by, trump_discard)
+        allowed = _constraints(view, unknown, zones, set(played), plays_by, trump_discard, rules_version)
         content = _assign(unknown, allowed, capacity, rng)
         if content is not None:
             break

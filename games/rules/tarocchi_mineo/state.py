@@ -68,6 +68,9 @@ class State(NamedTuple):
     tricks: tuple[Trick, ...] = ()  # finished tricks of this deal
     frame: dict[str, Any] | None = None  # derived: the view's viewer-independent values (`view.view_frame`)
 
+    #: Not stored in snapshots: built again by `TarocchiMineo.rederive` (the fold leaves no state without it).
+    DERIVED_FIELDS = ("frame",)
+
 
 EMPTY_HANDS: tuple[tuple[str, ...], ...] = ((),) * PLAYERS
 

@@ -39,10 +39,13 @@ def arrange(dealer: int, hands: dict[int, list[str]] | None = None, monte: list[
 class Table:
     """A match driven action by action, keeping the whole log."""
 
-    def __init__(self, decks: list[list[str]] | None = None, dealer: int = 0, deals: int = 4, seed: str = SEED):
+    def __init__(self, decks: list[list[str]] | None = None, dealer: int = 0, deals: int = 4, seed: str = SEED,
+                 rules_version: int | None = None):
+        """`rules_version`: the engine's current rules when None."""
+        self.engine = ENGINE if rules_version is None else ENGINE.at_version(rules_version)
         self.chance = Chance(seed, decks or [])
-        options = ENGINE.normalize_options({"deals": deals, "first_dealer": dealer}, 4)
-        self.position, self.log = begin(ENGINE, 4, options, self.chance)
+        options = self.engine.normalize_options({"deals": deals, "first_dealer": dealer}, 4)
+        self.position, self.log = begin(self.engine, 4, options, self.chance)
         self.log = list(self.log)
 
     @property
@@ -54,10 +57,10 @@ class Table:
         return self.state.turn
 
     def legal(self, seat: int | None = None) -> list[dict]:
-        return ENGINE.legal_actions(self.state, self.turn if seat is None else seat)
+        return self.engine.legal_actions(self.state, self.turn if seat is None else seat)
 
     def act(self, seat: int, action: dict) -> list:
-        self.position, events = apply_action(ENGINE, self.position, seat, action, self.chance)
+        self.position, events = apply_action(self.engine, self.position, seat, action, self.chance)
         self.log.extend(events)
         return events
 
@@ -73,7 +76,7 @@ class Table:
         return events
 
     def view(self, viewer: int | None) -> dict:
-        return ENGINE.view(self.state, viewer)
+        return self.engine.view(self.state, viewer)
 
     def finish_deal(self, choose=lambda actions: actions[0]) -> dict:
         """Play the running deal to its end with `choose`; returns its summary."""

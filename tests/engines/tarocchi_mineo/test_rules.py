@@ -39,9 +39,9 @@ def legal_cards(state: State, seat: int) -> list[str]:
     return sorted(action["card"] for action in ENGINE.legal_actions(state, seat))
 
 
-def refuse(state: State, seat: int, action: dict) -> str:
+def refuse(state: State, seat: int, action: dict, engine=ENGINE) -> str:
     with pytest.raises(IllegalAction) as refused:
-        ENGINE.decide(state, seat, action, Chance("00" * 32))
+        engine.decide(state, seat, action, Chance("00" * 32))
     return refused.value.code
 
 
@@ -243,8 +243,8 @@ def test_scenario_7_stata_solo_after_five_cards():
 # -- scenario 8: discard restrictions -------------------------------------------------------------------
 
 
-def _stata_declarer(hand: list[str], monte: list[str]) -> Table:
-    table = Table([arrange(0, {1: hand}, monte)], dealer=0)
+def _stata_declarer(hand: list[str], monte: list[str], rules_version: int | None = None) -> Table:
+    table = Table([arrange(0, {1: hand}, monte)], dealer=0, rules_version=rules_version)
     table.say("solo")
     assert table.state.phase == "discard" and table.turn == 1
     return table
@@ -266,12 +266,13 @@ def test_scenario_8_discard_restrictions_with_few_plain_cards():
 
 
 def test_discard_never_holds_trumps_kings_or_the_fuggitivo_when_plain_cards_suffice():
+    """Rules version 1 (DECISION TM-11); version 2 lets the Fuggitivo go (test_rules_versions)."""
     hand = ["FUG", "KS", "KB", "T1", "T3", "5S", "6S", "7S", "8S", "9S", "10S", "FS", "CS", "QS", "5B"]
-    table = _stata_declarer(hand, ["T2", "T0", "KD"])
+    table = _stata_declarer(hand, ["T2", "T0", "KD"], rules_version=1)
     for option in table.legal():
         assert all(card[-1] in "SB" and card[0] != "K" for card in option["cards"])
     for bad in (["FUG", "5S", "6S"], ["KS", "5S", "6S"], ["T3", "5S", "6S"], ["T1", "5S", "6S"]):
-        assert refuse(table.state, 1, {"type": "discard", "cards": bad}) == "invalid_discard"
+        assert refuse(table.state, 1, {"type": "discard", "cards": bad}, table.engine) == "invalid_discard"
     table.act(1, {"type": "discard", "cards": ["QS", "CS", "FS"]})
     assert table.state.deal.discard == ("QS", "CS", "FS")
 
@@ -285,7 +286,8 @@ def test_scenario_9_scommessa_needs_giove_and_the_fuggitivo():
     assert table.legal() == [{"type": "no_scommessa"}]
     assert refuse(table.state, 1, {"type": "scommessa"}) == "scommessa_not_allowed"
 
-    table = _stata_declarer(["T20", "FUG"] + [f"T{n}" for n in range(19, 6, -1)], ["T5", "KS", "8B"])
+    # Rules version 1: the Fuggitivo stays in the hand (in version 2 it is discarded before any trump).
+    table = _stata_declarer(["T20", "FUG"] + [f"T{n}" for n in range(19, 6, -1)], ["T5", "KS", "8B"], 1)
     table.act(1, {"type": "discard", "cards": ["8B", "T5", "T7"]})
     assert table.legal() == [{"type": "no_scommessa"}, {"type": "scommessa"}]
     table.say("scommessa")

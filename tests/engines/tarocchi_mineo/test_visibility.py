@@ -5,18 +5,21 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
+
 from games.engine.cards import card_tokens
 from games.rules.tarocchi_mineo import ENGINE
-from games.rules.tarocchi_mineo.cards import CARD_IDS, DECK, SUIT_OF, UNDISCARDABLE
+from games.rules.tarocchi_mineo.cards import CARD_IDS, DECK, SUIT_OF
+from games.rules.tarocchi_mineo.rules import undiscardable
 
 from .table import Table, arrange
 
 CALLER = ["T20", "T19", "T17"] + [c for c in DECK if c[-1] == "B"][:12]
 
 
-def _call_table() -> Table:
+def _call_table(rules_version: int | None = None) -> Table:
     """Dealer 0; seat 2 calls T18, held by seat 3; seat 2 discards its three lowest batons."""
-    table = Table([arrange(0, {2: CALLER, 3: ["T18"]})], dealer=0)
+    table = Table([arrange(0, {2: CALLER, 3: ["T18"]})], dealer=0, rules_version=rules_version)
     table.say("pass", "pass", "pass", "pass", "pass", "call", "pass", "pass")
     return table
 
@@ -25,10 +28,11 @@ def _samples(table: Table, viewer, n: int = 40, seed: int = 1):
     rng = random.Random(seed)
     view = table.view(viewer)
     out = []
+    engine = table.engine
     for _ in range(n):
-        sampled = ENGINE.sample_state(view, viewer, rng)
-        assert ENGINE.view(sampled, viewer) == view
-        assert Counter(ENGINE.all_cards(sampled)) == Counter(DECK)
+        sampled = engine.sample_state(view, viewer, rng)
+        assert engine.view(sampled, viewer) == view
+        assert Counter(engine.all_cards(sampled)) == Counter(DECK)
         out.append(sampled)
     return out
 
@@ -48,8 +52,9 @@ def test_the_dealer_alone_sees_the_bottom_card():
     assert table.view(1)["peek"] is None and table.view(0)["monte"] == tuple(deck[60:])
 
 
-def test_the_discard_is_known_to_the_declarer_only():
-    table = _call_table()
+@pytest.mark.parametrize("version", [1, 2])
+def test_the_discard_is_known_to_the_declarer_only(version):
+    table = _call_table(version)
     table.act(2, {"type": "discard", "cards": ["7B", "6B", "5B"]})
     event = table.events_of("discard")[0]
     assert event.visible_to == frozenset({2})
@@ -60,7 +65,7 @@ def test_the_discard_is_known_to_the_declarer_only():
     assert all(s.deal.discard == ("7B", "6B", "5B") for s in _samples(table, 2))
     others = _samples(table, 0)
     assert len({frozenset(s.deal.discard) for s in others}) > 1
-    assert all(not set(s.deal.discard) & UNDISCARDABLE for s in others)
+    assert all(not any(undiscardable(card, version) for card in s.deal.discard) for s in others)
 
 
 def test_the_partner_is_known_only_to_the_holder_of_the_called_card():
