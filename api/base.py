@@ -51,7 +51,7 @@ class GameEndpoint(APIView):
         if game is None:
             raise NotFound("not_found", "no such game")
         self.game = game
-        self.seats = selectors.seats_of(game=game)
+        self.seats = selectors.seats_at_head(game=game)
         self.player = caller(request)
         requested = int_param(request, "seat")
         self.seat = selectors.viewer_seat(seats=self.seats, player=self.player, requested=requested)

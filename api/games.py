@@ -231,17 +231,30 @@ class GameActionApi(APIView):
     class GameActionOutputSerializer(serializers.Serializer):
         version = serializers.IntegerField(min_value=0)
         status = serializers.ChoiceField(choices=Game.Status.choices)
+        to_act = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=MAX_SEAT),
+                                       help_text="The seats to act at the new version.")
         events = EventOutputSerializer(many=True)
+        state = GameStateApi.GameStateOutputSerializer(
+            allow_null=True, help_text="The mover's state at the new version, as `GET /state/` gives it, while "
+            "its seat is still to act: its next move needs no read. Null when the move handed the turn on or "
+            "ended the game (read `/state/`, or wait on `/events/?wait=`, when your turn comes).")
 
     @extend_schema(operation_id="game_action", request=GameActionInputSerializer, parameters=[IDEMPOTENCY],
                    responses={201: GameActionOutputSerializer})
     def post(self, request, game_id):
+        """Play one action. The answer is what the mover needs next: the new version, the seats to act, the
+        new events as the mover may see them and, while the mover is still to act, its next state."""
         data = self.GameActionInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
 
         def act():
-            game, events = services.game_apply_action(game_id=game_id, player=caller(request), **data.validated_data)
-            body = {"version": game.version, "status": game.status, "events": events}
+            move = services.game_apply_action(game_id=game_id, player=caller(request), **data.validated_data)
+            game = move.game
+            still = game.status == Game.Status.ACTIVE and move.seat in game.to_act
+            state = selectors.game_state(game=game, seat=move.seat, seats=move.seats,
+                                         position=move.position) if still else None
+            body = {"version": game.version, "status": game.status, "to_act": game.to_act, "events": move.events,
+                    "state": state}
             return Response(self.GameActionOutputSerializer(body).data, status=status.HTTP_201_CREATED)
 
         return idempotent(request, act)
