@@ -361,9 +361,10 @@ def game_apply_action(*, game_id: Any, player: Player, action: Any, expected_ver
 
 
 def _read_game(game_id: Any) -> tuple[Game, list[Seat]]:
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None:
-        raise NotFound("not_found", "no such game")
+    try:  # get(), unlike first(), adds no ORDER BY (costly to compile, useless on a primary key)
+        game = Game.objects.get(pk=game_id)
+    except Game.DoesNotExist:
+        raise NotFound("not_found", "no such game") from None
     return game, selectors.seats_of(game=game)
 
 
