@@ -82,6 +82,7 @@ class Table:
 
     def __init__(self, client: Client, rng: random.Random, options: dict | None = None) -> None:
         self.client, self.rng, self.options = client, rng, options or {}
+        self.answers_carry_state: bool | None = None  # known after the first move
         self.tokens = [register(client), register(client)]
         self.new_game()
 
@@ -92,7 +93,7 @@ class Table:
         assert status == 201, game
         status, game, _ = self.client.call("POST", f"/games/{game['id']}/accept/", token=self.tokens[1][1])
         assert status == 200, game
-        self.game, self.state, self.seat, self.version, self.answers_carry_state = game["id"], None, 0, 0, None
+        self.game, self.state, self.seat, self.version = game["id"], None, 0, 0
 
     def read_state(self, seat: int) -> float:
         """GET /state/ through `seat`'s eyes; returns its milliseconds."""
@@ -222,7 +223,7 @@ def throughput(port: int, clients: int, seconds: float, work: str) -> tuple[floa
     stop_at[0] = started + seconds
     for thread in threads:
         thread.join()
-    return sum(counts) / (time.perf_counter() - started), carry[0]
+    return sum(counts) / (time.perf_counter() - started), any(carry)
 
 
 def long_game(port: int, version: int) -> Table:
