@@ -1,6 +1,6 @@
 """The "head moved" hook: how the write path tells other apps that a game moved, without importing them.
 
-`games.services` publishes one `HeadMoved` each time it moves a game's head. Apps that react (the bots'
+`games.services` publishes one `HeadMoved` each time it moves a game's head (`jobs_for`). Apps that react (the bots'
 next turn, the turn clock, ratings and tournaments) subscribe from their own `AppConfig.ready()`; the write
 path knows none of them, so they may import `games.services` freely and no import circle closes through
 function bodies.
@@ -62,10 +62,11 @@ def subscribers() -> list[str]:
     return [item.name for item in _subscriptions]
 
 
-def head_moved(moved: HeadMoved) -> list[outbox.Work]:
-    """Publish `moved`: every subscriber's jobs, in order, recorded in the outbox and sent after commit."""
+def jobs_for(moved: HeadMoved) -> list[outbox.Work]:
+    """Every subscriber's jobs for `moved`, in order. The write path records them with the move, in the same
+    transaction (`outbox.schedule`), and asks for them before writing: a move that implies no job, deadline,
+    notification or snapshot is written as one self-committing statement (docs/move-path.md)."""
     jobs: list[outbox.Work] = []
     for item in _subscriptions:
         jobs.extend(item.subscriber(moved))
-    outbox.schedule(jobs)
     return jobs

@@ -6,6 +6,7 @@ snapshots and cache.
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
 from collections import OrderedDict
@@ -25,6 +26,8 @@ logger = logging.getLogger(__name__)
 _CACHE_SIZE = 512
 _positions: OrderedDict[tuple[str, int], Position] = OrderedDict()
 _newest: dict[str, int] = {}  # game id -> its newest version in `_positions`: a start for the next fold
+# (game id, version) -> the game's row and seats as they were at that version (see `head_at`)
+_heads: OrderedDict[tuple[str, int], tuple[Game, tuple[Seat, ...]]] = OrderedDict()
 _FOLD_FROM_CACHE = 50  # events: beyond that, the nearest snapshot is the better start
 
 
@@ -166,8 +169,45 @@ def remember_position(*, game: Game, position: Position) -> None:
     _remember((str(game.id), position.version), position)
 
 
+def remember_head(*, game: Game, seats: list[Seat]) -> None:
+    """Keep the game's row and seats as they are at `game.version`, once committed (the writer's copies).
+
+    Once a game is dealt (version 1 on), its row changes only with its version, but for `sealed` (cleared
+    when a duplicate round ends, after its last move) and `updated_at`; its seats change only with the
+    version too (their deadlines). So an entry stays true of that version for ever: the head check of the
+    next write (conditional on that version) or a read of the current version is what says it is current."""
+    if game.version < 1:  # a pending game's seats still change (acceptances) at version 0
+        return
+    _heads[(str(game.id), game.version)] = (copy.copy(game), tuple(copy.copy(seat) for seat in seats))
+    while len(_heads) > _CACHE_SIZE:
+        _heads.popitem(last=False)
+
+
+def head_at(*, game_id: Any, version: int) -> tuple[Game, list[Seat]] | None:
+    """Copies of the game and its seats as they were at `version`, if a writer here remembered them."""
+    kept = _heads.get((str(game_id), version))
+    if kept is None:
+        return None
+    _heads.move_to_end((str(game_id), version))
+    game, seats = kept
+    return copy.copy(game), [copy.copy(seat) for seat in seats]
+
+
 def seats_of(*, game: Game) -> list[Seat]:
     return list(game.seats.select_related("player").order_by("index"))
+
+
+def seats_at_head(*, game: Game) -> list[Seat]:
+    """The seats of `game` as just read: remembered for its version, else read. Seats read after the game
+    are remembered only without a turn clock: with one, a move committed between the two reads could have
+    moved their deadlines on, and they would pass for those of the version read."""
+    kept = head_at(game_id=game.id, version=game.version)
+    if kept is not None:
+        return kept[1]
+    seats = seats_of(game=game)
+    if not game.turn_seconds:
+        remember_head(game=game, seats=seats)
+    return seats
 
 
 def viewer_seat(*, seats: list[Seat], player: Player | None, requested: int | None = None) -> int | None:
@@ -178,7 +218,9 @@ def viewer_seat(*, seats: list[Seat], player: Player | None, requested: int | No
     return mine[0] if mine else None
 
 
-def game_state(*, game: Game, seat: int | None, seats: list[Seat] | None = None) -> dict:
+def game_state(*, game: Game, seat: int | None, seats: list[Seat] | None = None,
+               position: Position | None = None) -> dict:
+    """`seat`'s state (None: a spectator's) at the game's head; `position` if the caller holds it."""
     if game.version == 0:
         code, detail = (("game_pending", "the game is dealt when every seated player has accepted")
                         if game.status == Game.Status.PENDING else ("game_not_started", "the game was never dealt"))
@@ -186,7 +228,7 @@ def game_state(*, game: Game, seat: int | None, seats: list[Seat] | None = None)
     engine = engine_for(game)
     if seats is None and game.turn_seconds:
         seats = seats_of(game=game)
-    position = game_position(game=game)
+    position = position or game_position(game=game)
     state = position.state
     running = game.status == Game.Status.ACTIVE
     return {

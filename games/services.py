@@ -5,6 +5,7 @@ in the same transaction (`games.outbox`) and handed to the broker after commit."
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import re
@@ -306,33 +307,70 @@ def _abort_pending(game: Game, seats: list[Seat], reason: str, by: Player | None
     transaction.on_commit(partial(broadcast.publish, broadcast.game_channel(game.id), 0), robust=True)
 
 
+@dataclass(frozen=True)
+class Move:
+    """An accepted move: the game at its new head, the new events as the mover sees them, the new position
+    and the seat that moved (whose next state the answer may carry)."""
+
+    game: Game
+    seats: list[Seat]
+    events: list[dict]
+    position: Position
+    seat: int
+
+
 def game_apply_action(*, game_id: Any, player: Player, action: Any, expected_version: int | None = None,
-                      seat: int | None = None) -> tuple[Game, list[dict]]:
-    """Play `action` for the caller's seat; returns the game and the new events as the caller sees them."""
-    with transaction.atomic():
-        game = Game.objects.filter(pk=game_id).first()
-        if game is None:
-            raise NotFound("not_found", "no such game")
-        seats = selectors.seats_of(game=game)
-        mine = [s.index for s in seats if s.player_id == player.id]
-        if not mine:
-            raise Forbidden("not_seated", "you hold no seat in this game")
-        if seat is not None and seat not in mine:
-            raise Forbidden("not_your_seat", f"seat {seat} is not yours")
-        if game.status == Game.Status.PENDING:
-            raise Conflict("game_pending", "the game starts when every seated player has accepted", version=0)
-        if game.status != Game.Status.ACTIVE:
-            raise Conflict("game_finished", "the game is over", version=game.version)
-        if expected_version is not None and expected_version != game.version:
-            raise Conflict("stale_version", f"the game is at version {game.version}, not {expected_version}",
-                           version=game.version)
-        position = selectors.game_position(game=game)
-        if seat is None:
-            to_act = selectors.engine_for(game).to_act(position.state)
-            seat = next((s for s in mine if s in to_act), mine[0])
-        events = _play(game, position, seat, action, seats)
-        viewer = seat
-    return game, selectors.redact_new_events(game=game, first_seq=position.version + 1, events=events, viewer=viewer)
+                      seat: int | None = None) -> Move:
+    """Play `action` for the caller's seat.
+
+    With `expected_version`, the game and its seats as they were at that version come from the head cache
+    (`selectors.head_at`, filled after each commit) and the position from the position cache: nothing is read,
+    and the write, conditional on that version still being the head, checks that nobody moved since. A move
+    that implies nothing else (no notification, job, deadline or snapshot: the mover keeps the turn) is then
+    a single self-committing statement. Otherwise the game and seats are read first."""
+    head = selectors.head_at(game_id=game_id, version=expected_version) if expected_version is not None else None
+    game, seats = head or _read_game(game_id)
+    mine = [s.index for s in seats if s.player_id == player.id]
+    if not mine:
+        raise Forbidden("not_seated", "you hold no seat in this game")
+    if seat is not None and seat not in mine:
+        raise Forbidden("not_your_seat", f"seat {seat} is not yours")
+    if game.status == Game.Status.PENDING:
+        raise Conflict("game_pending", "the game starts when every seated player has accepted", version=0)
+    if game.status != Game.Status.ACTIVE:
+        raise Conflict("game_finished", "the game is over", version=game.version)
+    if expected_version is not None and expected_version != game.version:
+        raise _stale(game.version, expected_version)
+    position = selectors.game_position(game=game)
+    if seat is None:
+        to_act = selectors.engine_for(game).to_act(position.state)
+        seat = next((s for s in mine if s in to_act), mine[0])
+    try:
+        events, after = _play(game, position, seat, action, seats)
+    except Unprocessable:
+        if head is not None:  # judged on a cached head: refused for being stale rather than illegal, if it is
+            current = Game.objects.filter(pk=game.pk).values_list("version", flat=True).first()
+            if current != expected_version:
+                raise _stale(current, expected_version) from None
+        raise
+    except Conflict as conflict:
+        if expected_version is not None and conflict.code == "version_conflict":
+            raise _stale(conflict.extra.get("version"), expected_version) from None
+        raise
+    return Move(game, seats, selectors.redact_new_events(game=game, first_seq=position.version + 1, events=events,
+                                                          viewer=seat), after, seat)
+
+
+def _read_game(game_id: Any) -> tuple[Game, list[Seat]]:
+    try:  # get(), unlike first(), adds no ORDER BY (costly to compile, useless on a primary key)
+        game = Game.objects.get(pk=game_id)
+    except Game.DoesNotExist:
+        raise NotFound("not_found", "no such game") from None
+    return game, selectors.seats_of(game=game)
+
+
+def _stale(current: int | None, expected: int) -> Conflict:
+    return Conflict("stale_version", f"the game is at version {current}, not {expected}", version=current)
 
 
 def game_apply_seat_action(*, game: Game, seat: int, action: Any, expected_version: int,
@@ -344,7 +382,9 @@ def game_apply_seat_action(*, game: Game, seat: int, action: Any, expected_versi
     if game.status != Game.Status.ACTIVE or game.version != expected_version:
         raise Conflict("stale_version", "the game moved on", version=game.version)
     with transaction.atomic():
-        return _play(game, selectors.game_position(game=game), seat, action, seats or selectors.seats_of(game=game))
+        events, _ = _play(game, selectors.game_position(game=game), seat, action,
+                          seats or selectors.seats_of(game=game))
+        return events
 
 
 def game_forfeit(*, game: Game, seat: int, expected_version: int, reason: str = "clock") -> None:
@@ -361,21 +401,25 @@ def game_forfeit(*, game: Game, seat: int, expected_version: int, reason: str = 
                 result=forfeit_result(seats=game.seat_count, seat=seat))
 
 
-def _play(game: Game, position: Position, seat: int, action: Any, seats: list[Seat]) -> list[EngineEvent]:
+def _play(game: Game, position: Position, seat: int, action: Any,
+          seats: list[Seat]) -> tuple[list[EngineEvent], Position]:
+    """Decide and append; returns the new events and the new position."""
     engine = selectors.engine_for(game)
     chance = Chance(game.seed, game.decks, position.shuffles)
     try:
         new_position, events = apply_action(engine, position, seat, action, chance)
     except IllegalAction as refused:
         raise Unprocessable(refused.code, refused.message) from None
-    _append(game, position, events, new_position, seats)
-    return events
+    return events, _append(game, position, events, new_position, seats)
 
 
 def _append(game: Game, before: Position, events: list[EngineEvent], after: Position, seats: list[Seat],
-            result: dict | None = None) -> None:
-    """Insert the events after `before.version` and move the head; a clash means someone moved first.
-    `result` ends the game for a reason outside the rules (a forfeit)."""
+            result: dict | None = None) -> Position:
+    """Insert the events after `before.version`, move the head and record what that sets in motion (a
+    snapshot, deadlines, jobs, notifications), all in one transaction; a clash means someone moved first.
+    When the head and the events are all there is to write (one statement on PostgreSQL), that statement
+    commits by itself unless the caller holds a transaction. `result` ends the game for a reason outside the
+    rules (a forfeit). Returns the new position."""
     engine = selectors.engine_for(game)
     result = result if result is not None else engine.result(after.state)
     events = list(events)
@@ -393,24 +437,41 @@ def _append(game: Game, before: Position, events: list[EngineEvent], after: Posi
               visible_to=sorted(e.visible_to) if e.visible_to is not None else None)
         for offset, e in enumerate(events, start=1)
     ]
-    try:
-        moved = _move_head_and_insert(game, before.version, rows, version=after.version, status=status,
-                                      to_act=to_act, result=result)
-    except IntegrityError:  # events past the head: cannot happen while every append goes through here
-        raise Conflict("version_conflict", "another move was recorded first; reload and retry") from None
-    if not moved:
-        raise Conflict("version_conflict", "another move was recorded first; reload and retry",
-                       version=Game.objects.filter(pk=game.pk).values_list("version", flat=True).first())
+    head_before = game.version, game.status, game.to_act, game.result
     game.version, game.status, game.to_act, game.result = after.version, status, to_act, result
-    # Cached once committed: a position that was rolled back must not pass later for another move's.
-    transaction.on_commit(partial(selectors.remember_position, game=game, position=after), robust=True)
+    stored = None
     if settings.SNAPSHOT_EVERY and after.version // settings.SNAPSHOT_EVERY > before.version // settings.SNAPSHOT_EVERY:
-        Snapshot.objects.create(game=game, version=after.version, state_version=engine.state_version,
-                                payload=snapshot.to_bytes(engine, after))
-    if game.turn_seconds:
-        _set_deadlines(game, seats, previous_to_act, to_act, movers={e.actor for e in events if e.actor is not None})
-    _after_append(game, result, to_act, seats, previous_to_act=previous_to_act, started=before.version == 0,
-                  tail=[selectors.event_row(row) for row in rows])
+        stored = Snapshot(game=game, version=after.version, state_version=engine.state_version,
+                          payload=snapshot.to_bytes(engine, after))
+    deadlines = _set_deadlines(game, seats, previous_to_act, to_act,
+                               movers={e.actor for e in events if e.actor is not None}) if game.turn_seconds else []
+    jobs, notices = _implied(game, result, to_act, seats, previous_to_act=previous_to_act,
+                             started=before.version == 0, tail=[selectors.event_row(row) for row in rows])
+    alone = connection.vendor == "postgresql" and not (stored or deadlines or jobs or notices)
+    try:
+        with contextlib.nullcontext() if alone else transaction.atomic(savepoint=False):
+            if not _move_head_and_insert(game, before.version, rows, version=after.version, status=status,
+                                         to_act=to_act, result=result):
+                raise Conflict("version_conflict", "another move was recorded first; reload and retry",
+                               version=Game.objects.filter(pk=game.pk).values_list("version", flat=True).first())
+            # Cached once committed: a position that was rolled back must not pass later for another move's.
+            transaction.on_commit(partial(selectors.remember_position, game=game, position=after), robust=True)
+            transaction.on_commit(partial(selectors.remember_head, game=game, seats=seats), robust=True)
+            if stored is not None:
+                stored.save(force_insert=True)
+            if deadlines:
+                Seat.objects.bulk_update(deadlines, ["deadline"])
+            outbox.schedule(jobs)
+            transaction.on_commit(partial(broadcast.publish, broadcast.game_channel(game.id), game.version),
+                                  robust=True)
+            notifications.notify_each(notices)
+    except IntegrityError:  # events past the head: cannot happen while every append goes through here
+        game.version, game.status, game.to_act, game.result = head_before
+        raise Conflict("version_conflict", "another move was recorded first; reload and retry") from None
+    except Conflict:
+        game.version, game.status, game.to_act, game.result = head_before
+        raise
+    return after
 
 
 _MOVE_HEAD_AND_INSERT = """
@@ -466,23 +527,22 @@ def _move_head_and_insert_postgres(game: Game, expected: int, rows: list[Event],
     return bool(moved)
 
 
-def _after_append(game: Game, result: dict | None, to_act: list[int], seats: list[Seat], *,
-                  previous_to_act: list[int] | None = None, started: bool = False,
-                  tail: list[list] | None = None) -> None:
-    """What a new head sets in motion: the "head moved" hook (`games.hooks`), whose subscribers' jobs (the
-    next bot turn first, the turn clock, rating and tournament tasks) are recorded in this transaction and
-    handed to the broker once it commits; then the wake-up of the game's live streams and the players'
-    notifications."""
-    hooks.head_moved(hooks.HeadMoved(game=game, seats=seats, result=result, to_act=to_act,
-                                     previous_to_act=previous_to_act or [], started=started, tail=tail))
-    transaction.on_commit(partial(broadcast.publish, broadcast.game_channel(game.id), game.version), robust=True)
-    _notify_seats(game, result, to_act, seats, previous_to_act or [], started)
+def _implied(game: Game, result: dict | None, to_act: list[int], seats: list[Seat], *,
+             previous_to_act: list[int], started: bool, tail: list[list]) -> tuple[list[outbox.Work], list]:
+    """What a new head (already set on `game`) sets in motion: the jobs of the "head moved" hook's
+    subscribers (`games.hooks`: the next bot turn first, carrying `tail`, the rows just appended; the turn
+    clock; rating and tournament tasks), recorded with the move and handed to the broker once it commits;
+    and the players' notifications. The wake-up of the game's live streams follows the commit."""
+    jobs = hooks.jobs_for(hooks.HeadMoved(game=game, seats=seats, result=result, to_act=to_act,
+                                          previous_to_act=previous_to_act, started=started, tail=tail))
+    return jobs, _seat_notices(game, result, to_act, seats, previous_to_act, started)
 
 
 def _set_deadlines(game: Game, seats: list[Seat], previous_to_act: list[int], to_act: list[int],
-                   movers: set[int]) -> None:
+                   movers: set[int]) -> list[Seat]:
     """A player seat to act gets `turn_seconds` from this head, unless it was already to act and did not
-    move now (another seat's move in a simultaneous phase does not reset its clock)."""
+    move now (another seat's move in a simultaneous phase does not reset its clock). Sets them on `seats`;
+    returns those that changed, to save."""
     fresh = timezone.now() + timedelta(seconds=game.turn_seconds)
     changed = []
     for seat in seats:
@@ -495,12 +555,11 @@ def _set_deadlines(game: Game, seats: list[Seat], previous_to_act: list[int], to
         if deadline != seat.deadline:
             seat.deadline = deadline
             changed.append(seat)
-    if changed:
-        Seat.objects.bulk_update(changed, ["deadline"])
+    return changed
 
 
-def _notify_seats(game: Game, result: dict | None, to_act: list[int], seats: list[Seat],
-                  previous_to_act: list[int], started: bool) -> None:
+def _seat_notices(game: Game, result: dict | None, to_act: list[int], seats: list[Seat],
+                  previous_to_act: list[int], started: bool) -> list[tuple[int, str, dict]]:
     """game_started, your_turn (a seat that becomes one to act) and game_finished, to the seats' players."""
     items = []
     for seat in seats:
@@ -514,7 +573,7 @@ def _notify_seats(game: Game, result: dict | None, to_act: list[int], seats: lis
         elif seat.index in to_act and seat.index not in previous_to_act:
             deadline = seat.deadline.isoformat() if seat.deadline else None
             items.append((seat.player_id, notifications.YOUR_TURN, {**about, "deadline": deadline}))
-    notifications.notify_each(items)
+    return items
 
 
 def request_fingerprint(*, method: str, path: str, body: Any) -> str:

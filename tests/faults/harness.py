@@ -154,6 +154,10 @@ class TcpProxy:
                 client.close()
                 continue
             with self._lock:
+                if self._listener is not listener:  # cut meanwhile: this connection must not outlive it
+                    client.close()
+                    upstream.close()
+                    continue
                 self._sockets.update((client, upstream))
             threading.Thread(target=self._pump, args=(client, upstream), daemon=True).start()
 
@@ -179,11 +183,15 @@ class TcpProxy:
                     self._sockets.discard(sock)
 
     def cut(self) -> None:
-        if self._listener is not None:
-            self._listener.close()
-            self._listener = None
         with self._lock:
+            listener, self._listener = self._listener, None
             sockets, self._sockets = list(self._sockets), set()
+        if listener is not None:
+            # Closing alone does not wake an accept() blocked in another thread (Linux keeps the listening
+            # socket alive for it, and it would let one more connection through); shutting it down does.
+            with contextlib.suppress(OSError):
+                listener.shutdown(socket.SHUT_RDWR)
+            listener.close()
         for sock in sockets:
             with contextlib.suppress(OSError):
                 sock.shutdown(socket.SHUT_RDWR)
