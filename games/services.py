@@ -23,7 +23,7 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from bots.policies import bot_options_reason, unknown_bot_reason
-from games import broadcast, hooks, notifications, selectors
+from games import broadcast, hooks, notifications, outbox, selectors
 from games.engine import registry, snapshot
 from games.engine.chance import Chance, check_decks, new_seed, seed_commitment
 from games.engine.forfeit import forfeit_result
