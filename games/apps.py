@@ -7,5 +7,8 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from games import clocks, hooks
+        from games.caches import ReadCaches
+
+        self.caches = ReadCaches()  # this process's read caches (games.caches)
 
         hooks.subscribe(clocks.clock_check, order=10)

@@ -9,9 +9,9 @@ from __future__ import annotations
 import copy
 import json
 import logging
-from collections import OrderedDict
 from typing import Any
 
+from games.caches import read_caches
 from games.engine import registry, snapshot
 from games.engine.chance import seed_commitment, verify_shuffle
 from games.engine.forfeit import forfeit_result
@@ -23,11 +23,6 @@ from games.models import Event, Game, Notification, Player, Seat, Snapshot
 
 logger = logging.getLogger(__name__)
 
-_CACHE_SIZE = 512
-_positions: OrderedDict[tuple[str, int], Position] = OrderedDict()
-_newest: dict[str, int] = {}  # game id -> its newest version in `_positions`: a start for the next fold
-# (game id, version) -> the game's row and seats as they were at that version (see `head_at`)
-_heads: OrderedDict[tuple[str, int], tuple[Game, tuple[Seat, ...]]] = OrderedDict()
 _FOLD_FROM_CACHE = 50  # events: beyond that, the nearest snapshot is the better start
 
 
@@ -77,34 +72,20 @@ def _latest_snapshot(game: Game, engine: Engine, upto: int) -> Position | None:
 def game_position_at(*, game: Game, version: int) -> Position:
     """The position after event `version` (a fold of the log, from the nearest snapshot)."""
     key = (str(game.id), version)
-    cached = _positions.get(key)
+    cached = read_caches().positions.get(key)
     if cached is not None:
-        _positions.move_to_end(key)
         return cached
     engine = engine_for(game)
     start = _cached_start(key[0], version) or _latest_snapshot(game, engine, version)
     position = fold(engine, _events_between(game, start.version if start else 0, version), start)
-    _remember(key, position)
+    read_caches().positions.put(key, position)
     return position
 
 
 def _cached_start(game_id: str, version: int) -> Position | None:
     """A recent cached position of the game to fold on from (e.g. a worker's own last bot move, when a human
     moved since): it saves the snapshot read and most of the fold."""
-    newest = _newest.get(game_id)
-    if newest is None or not version - _FOLD_FROM_CACHE <= newest <= version:
-        return None
-    return _positions.get((game_id, newest))
-
-
-def _remember(key: tuple[str, int], position: Position) -> None:
-    _positions[key] = position
-    if key[1] >= _newest.get(key[0], -1):
-        _newest[key[0]] = key[1]
-    while len(_positions) > _CACHE_SIZE:
-        (game_id, version), _ = _positions.popitem(last=False)
-        if _newest.get(game_id) == version:
-            _newest.pop(game_id, None)
+    return read_caches().positions.newest_within(game_id, version, _FOLD_FROM_CACHE)
 
 
 def game_position(*, game: Game) -> Position:
@@ -118,7 +99,7 @@ def game_position_at_head(*, game: Game, version: int) -> Position | None:
     `to_act` as the log says (a later version when the game moved on). None when no cached position is near
     or the log is behind it: read the game instead."""
     game_id = str(game.id)
-    start = _positions.get((game_id, version)) or _cached_start(game_id, version)
+    start = read_caches().positions.get((game_id, version)) or _cached_start(game_id, version)
     if start is None:
         return None
     rows = list(
@@ -132,7 +113,7 @@ def game_position_at_head(*, game: Game, version: int) -> Position | None:
     engine = engine_for(game)
     position = start if start.version == version else fold(
         engine, [_to_engine_event(*row[1:]) for row in rows if row[0] <= version], start)
-    _remember((game_id, version), position)
+    read_caches().positions.put((game_id, version), position)
     closed = head == version and bool(rows) and rows[-1][1] == "game.finished"
     _set_head(game, engine, position, head, closed)
     return position
@@ -146,12 +127,12 @@ def game_position_from_tail(*, game: Game, version: int, tail: list[list]) -> Po
     seqs = [row[0] for row in tail]
     if not tail or seqs != list(range(seqs[0], version + 1)):
         return None
-    start = _positions.get((str(game.id), seqs[0] - 1))
+    start = read_caches().positions.get((str(game.id), seqs[0] - 1))
     if start is None:
         return None
     engine = engine_for(game)
     position = fold(engine, [_to_engine_event(*row[1:]) for row in tail], start)
-    _remember((str(game.id), version), position)
+    read_caches().positions.put((str(game.id), version), position)
     _set_head(game, engine, position, version, tail[-1][1] == "game.finished")
     return position
 
@@ -166,7 +147,7 @@ def _set_head(game: Game, engine: Engine, position: Position, head: int, closed:
 
 def remember_position(*, game: Game, position: Position) -> None:
     """Let the writer hand its freshly computed position to the cache (it equals the fold)."""
-    _remember((str(game.id), position.version), position)
+    read_caches().positions.put((str(game.id), position.version), position)
 
 
 def remember_head(*, game: Game, seats: list[Seat]) -> None:
@@ -178,17 +159,15 @@ def remember_head(*, game: Game, seats: list[Seat]) -> None:
     next write (conditional on that version) or a read of the current version is what says it is current."""
     if game.version < 1:  # a pending game's seats still change (acceptances) at version 0
         return
-    _heads[(str(game.id), game.version)] = (copy.copy(game), tuple(copy.copy(seat) for seat in seats))
-    while len(_heads) > _CACHE_SIZE:
-        _heads.popitem(last=False)
+    read_caches().heads.put((str(game.id), game.version),
+                            (copy.copy(game), tuple(copy.copy(seat) for seat in seats)))
 
 
 def head_at(*, game_id: Any, version: int) -> tuple[Game, list[Seat]] | None:
     """Copies of the game and its seats as they were at `version`, if a writer here remembered them."""
-    kept = _heads.get((str(game_id), version))
+    kept = read_caches().heads.get((str(game_id), version))
     if kept is None:
         return None
-    _heads.move_to_end((str(game_id), version))
     game, seats = kept
     return copy.copy(game), [copy.copy(seat) for seat in seats]
 

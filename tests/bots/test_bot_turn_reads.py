@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 
-from bots import selectors as bot_selectors
 from bots.selectors import bot_turn
 from bots.services import bot_play_turn
 from games import selectors
+from games.caches import read_caches
 from games.models import Event, Game
 from tests.conftest import create_game
 
@@ -18,12 +18,9 @@ from tests.conftest import create_game
 @pytest.fixture
 def cold_worker():
     """A worker that has read nothing yet (and leaves nothing behind for other tests)."""
-    caches = (selectors._positions, selectors._newest, bot_selectors._kept)
-    for cache in caches:
-        cache.clear()
+    read_caches().clear()
     yield
-    for cache in caches:
-        cache.clear()
+    read_caches().clear()
 
 
 def _answer(engine, position):
@@ -58,7 +55,7 @@ def test_after_its_own_move_a_worker_reads_only_the_new_events(ann, cold_worker,
     game = create_game(ann, [{"player": ann.id}, {"bot": "random"}], seed="a7" * 32)
     version = _human_hands_the_turn_to_the_bot(ann, game["id"])
     assert bot_turn(game_id=game["id"], version=version) is not None  # a cold read: seats with the game, the log
-    assert game["id"] in bot_selectors._kept
+    assert read_caches().bot_games.get(game["id"]) is not None
     for _ in range(3):  # the bot moves, the human answers: three rounds
         while 1 in Game.objects.values_list("to_act", flat=True).get(pk=game["id"]):
             _bot_moves(game["id"], django_capture_on_commit_callbacks)
@@ -71,8 +68,7 @@ def test_after_its_own_move_a_worker_reads_only_the_new_events(ann, cold_worker,
         assert (kept.version, kept.status, kept.to_act) == (fresh.version, fresh.status, fresh.to_act)
         assert [(s.index, s.player_id, s.bot) for s in seats] == [(0, ann.id, ""), (1, None, "random")]
         engine = selectors.engine_for(fresh)
-        selectors._positions.clear()
-        selectors._newest.clear()
+        read_caches().positions.clear()
         assert _answer(engine, position) == _answer(engine, selectors.game_position(game=fresh))
         assert bot_turn(game_id=game["id"], version=version - 1) is None  # a stale turn: the game moved on
         # the warm reply: the read, the head update with its events (one statement on PostgreSQL), maybe the
@@ -88,7 +84,7 @@ def test_a_clocked_game_is_read_afresh_every_turn(ann, cold_worker):
     game = create_game(ann, [{"player": ann.id}, {"bot": "random"}], seed="a8" * 32, turn_seconds=60)
     version = _human_hands_the_turn_to_the_bot(ann, game["id"])
     assert bot_turn(game_id=game["id"], version=version) is not None
-    assert game["id"] not in bot_selectors._kept
+    assert read_caches().bot_games.get(game["id"]) is None
 
 
 def test_a_finished_game_has_no_bot_turn_even_from_a_warm_worker(ann, cold_worker, django_capture_on_commit_callbacks):
@@ -137,8 +133,7 @@ def test_with_the_move_handed_over_a_warm_worker_reads_nothing(ann, cold_worker,
     fresh = Game.objects.get(pk=game["id"])
     assert (kept.version, kept.status, kept.to_act) == (fresh.version, fresh.status, fresh.to_act)
     engine = selectors.engine_for(fresh)
-    selectors._positions.clear()
-    selectors._newest.clear()
+    read_caches().positions.clear()
     assert _answer(engine, position) == _answer(engine, selectors.game_position(game=fresh))
 
 

@@ -6,6 +6,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games import selectors
+from games.caches import read_caches
 from tests.conftest import create_game
 
 pytestmark = pytest.mark.postgres
@@ -13,11 +14,9 @@ pytestmark = pytest.mark.postgres
 
 @pytest.fixture(autouse=True)
 def cold_caches():
-    for cache in (selectors._positions, selectors._newest, selectors._heads):
-        cache.clear()
+    read_caches().clear()
     yield
-    for cache in (selectors._positions, selectors._newest, selectors._heads):
-        cache.clear()
+    read_caches().clear()
 
 
 def _statements(capture, request, *args, **params):

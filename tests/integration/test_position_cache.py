@@ -6,6 +6,7 @@ import random
 import pytest
 
 from games import selectors
+from games.caches import read_caches
 from games.models import Game, Snapshot
 from tests.conftest import create_game, play_randomly
 
@@ -17,11 +18,9 @@ def _answer(engine, position):
 
 @pytest.fixture
 def cold_cache():
-    selectors._positions.clear()
-    selectors._newest.clear()
+    read_caches().positions.clear()
     yield
-    selectors._positions.clear()
-    selectors._newest.clear()
+    read_caches().positions.clear()
 
 
 def test_folding_on_from_a_cached_position_equals_folding_from_scratch(ann, bob, settings, cold_cache,
@@ -32,13 +31,11 @@ def test_folding_on_from_a_cached_position_equals_folding_from_scratch(ann, bob,
     game = Game.objects.get(pk=game["id"])
     engine = selectors.engine_for(game)
     for version in range(4, game.version + 1, 3):
-        selectors._positions.clear()
-        selectors._newest.clear()
+        read_caches().positions.clear()
         selectors.game_position_at(game=game, version=version - 3)  # what a worker keeps of its last move
         with django_assert_num_queries(1):  # the three new events; no snapshot read
             on = selectors.game_position_at(game=game, version=version)
-        selectors._positions.clear()
-        selectors._newest.clear()
+        read_caches().positions.clear()
         fresh = selectors.game_position_at(game=game, version=version)
         assert _answer(engine, on) == _answer(engine, fresh)
     assert Snapshot.objects.filter(game=game).exists()  # so the fresh folds above did start from snapshots

@@ -7,6 +7,7 @@ import random
 import pytest
 
 from games import selectors
+from games.caches import read_caches
 from games.engine import registry, snapshot
 from games.engine.runner import fold
 from games.models import Game, Snapshot
@@ -28,7 +29,7 @@ def test_answers_are_the_same_without_snapshots_or_cache(ann, bob, settings):
     state_with = ann.get(f"/api/v1/games/{game['id']}/state/").json()
 
     Snapshot.objects.filter(game_id=game["id"]).delete()
-    selectors._positions.clear()
+    read_caches().positions.clear()
     assert _views(ann, game["id"], versions) == with_snapshots
     assert ann.get(f"/api/v1/games/{game['id']}/state/").json() == state_with
 
@@ -37,7 +38,7 @@ def test_stale_snapshots_of_another_state_version_are_ignored(ann, bob, settings
     settings.SNAPSHOT_EVERY = 5
     game = create_game(ann, [{"player": ann.id}, {"player": bob.id}], seed="3d" * 32)
     play_randomly({0: ann, 1: bob}, game["id"], random.Random(2))
-    selectors._positions.clear()
+    read_caches().positions.clear()
     Snapshot.objects.filter(game_id=game["id"]).update(state_version=999, payload=b"garbage")
     assert ann.get(f"/api/v1/games/{game['id']}/export/").json()["verification"]["ok"] is True
     assert ann.get(f"/api/v1/games/{game['id']}/replay/12/").status_code == 200
@@ -49,9 +50,9 @@ def test_a_snapshot_that_no_longer_loads_is_ignored(ann, bob, settings):
     settings.SNAPSHOT_EVERY = 5
     game = create_game(ann, [{"player": ann.id}, {"player": bob.id}], seed="3e" * 32)
     play_randomly({0: ann, 1: bob}, game["id"], random.Random(3))
-    selectors._positions.clear()
+    read_caches().positions.clear()
     replay = ann.get(f"/api/v1/games/{game['id']}/replay/12/").json()
-    selectors._positions.clear()
+    read_caches().positions.clear()
     assert Snapshot.objects.filter(game_id=game["id"]).update(payload=b"not a snapshot") > 0
     assert ann.get(f"/api/v1/games/{game['id']}/replay/12/").json() == replay
     assert ann.get(f"/api/v1/games/{game['id']}/export/").json()["verification"]["ok"] is True
@@ -101,9 +102,9 @@ def test_an_old_pickled_snapshot_is_never_unpickled_the_log_is_folded(ann, bob, 
     settings.SNAPSHOT_EVERY = 5
     game = create_game(ann, [{"player": ann.id}, {"player": bob.id}], seed="3f" * 32)
     _play_moves({0: ann, 1: bob}, game["id"], random.Random(6), 30)
-    selectors._positions.clear()
+    read_caches().positions.clear()
     replay = ann.get(f"/api/v1/games/{game['id']}/replay/12/").json()
-    selectors._positions.clear()
+    read_caches().positions.clear()
     assert Snapshot.objects.filter(game_id=game["id"]).update(payload=pickle.dumps(_Trap())) > 0
     assert ann.get(f"/api/v1/games/{game['id']}/replay/12/").json() == replay
     assert ann.get(f"/api/v1/games/{game['id']}/state/").status_code == 200
