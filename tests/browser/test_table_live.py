@@ -52,15 +52,15 @@ def test_a_spectator_sees_a_bot_game_move_without_reload(page, web_server):
 
 
 def test_an_invited_player_accepts_on_the_table_page(page, web_server):
-    host = register(web_server, "invite-host")
-    guest = sign_in(page, "invite-guest")
+    host = register(web_server, "table-invite-host")
+    guest = sign_in(page, "table-invite-guest")
     game = post(web_server, "games/", host["token"], {
         "kind": "muscio", "seats": [{"player": host["id"]}, {"player": guest["id"]}, {"bot": "random"}],
         "options": {"max_hands": 1}})["id"]
     page.goto(f"/games/{game}/")
-    expect(page.locator(".invitation")).to_contain_text("invite-guest")
+    expect(page.locator(".invitation")).to_contain_text("table-invite-guest")
     page.get_by_role("button", name="Accept and play").click()
-    expect(page.locator(".seat-panel.mine")).to_contain_text("invite-guest")
+    expect(page.locator(".seat-panel.mine")).to_contain_text("table-invite-guest")
     expect(page.locator(".invitation")).to_have_count(0)
     assert httpx.get(f"{web_server}/api/v1/games/{game}/", timeout=30).json()["status"] == "active"
 
