@@ -125,7 +125,8 @@ def _play(state: State, seat: int, action: Action, rng: Rng) -> list[Event]:
         raise IllegalAction("invalid_action", "name the card to play: {\"type\": \"play\", \"card\": ...}")
     if len(action) != 2:
         raise IllegalAction("invalid_action", "'play' takes only the field 'card'")
-    cards, face_down = play_options(state, seat)
+    legal = state.legal  # (kept by the fold for the seat to play, whose turn it is)
+    cards, face_down = legal if legal is not None else play_options(state, seat)
     if card not in cards:  # (the legal cards are some of the hand: which refusal, the hand tells)
         if card not in state.hands[seat]:
             raise IllegalAction("card_not_in_hand", "that card is not in your hand")

@@ -38,8 +38,8 @@ class MuscioEngine(BaseEngine):
     title = "Muscio"
     seats = range(3, 7)
     # 2: State, Deal and Match are named tuples (1: dataclasses); 3: so is the snapshot's Position; 4: the view
-    # frame kept with the state (`State.frame`)
-    state_version = 4
+    # frame kept with the state (`State.frame`); 5: the legal plays kept with it too (`State.legal`)
+    state_version = 5
     card_ids = frozenset(CANONICAL)
     options = {
         "first_dealer": Option(None, int, minimum=0, maximum=5, nullable=True,
@@ -88,7 +88,8 @@ class MuscioEngine(BaseEngine):
             return []
         phase = state.phase
         if phase == PLAYING:
-            return [*map(_play_action, play_options(state, seat)[0])]
+            legal = state.legal  # (kept by the fold for the seat to play)
+            return [*map(_play_action, (legal if legal is not None else play_options(state, seat))[0])]
         if phase == DECLARE:
             actions = [_PLAY]
             if blinde_available(state):
@@ -106,7 +107,10 @@ class MuscioEngine(BaseEngine):
     view = staticmethod(view)
 
     def rederive(self, state: State) -> State:
-        return state._replace(frame=view_frame(state.match, state.deal))
+        state = state._replace(frame=view_frame(state.match, state.deal), legal=None)
+        if state.phase == PLAYING:
+            state = state._replace(legal=play_options(state, state.turn))
+        return state
 
     def result(self, state: State) -> dict[str, Any] | None:
         return state.match.result

@@ -13,6 +13,7 @@ from typing import Any
 from games.engine.protocol import Event
 from games.engine.tricks import rotation
 from games.engine.values import new
+from games.rules.muscio.rules import legal_plays
 from games.rules.muscio.state import (
     BLINDE,
     CHECK,
@@ -54,15 +55,17 @@ def _set(items: tuple, index: int, value: Any) -> tuple:
 def _with_deal(state: State, changed: dict[str, Any], phase: str, turn: int | None, hands: tuple | None = None
                ) -> State:
     """The state with the deal fields `changed` (name -> value), `phase`, `turn` and `hands` when given."""
-    match, deal, _, _, old_hands, trick, history, won, frame = state
+    match, deal, _, _, old_hands, trick, history, won, frame, _ = state
     values = [*deal]
     frame = frame.copy()
     for name, value in changed.items():
         values[_DEAL_INDEX[name]] = value
         key, show = DEAL_SHOWN[name]
         frame[key] = show(value)
-    return new(State, (match, new(Deal, values), phase, turn, old_hands if hands is None else hands, trick, history,
-                       won, frame))
+    deal = new(Deal, values)
+    hands = old_hands if hands is None else hands
+    legal = legal_plays(deal, hands[turn], trick, len(history)) if phase == PLAYING else None
+    return new(State, (match, deal, phase, turn, hands, trick, history, won, frame, legal))
 
 
 def _with_match(state: State, changed: dict[str, Any], phase: str, turn: int | None) -> State:
@@ -193,7 +196,7 @@ def _forfeit(state: State, data: Data) -> State:
 # unpacked once and rebuilt in field order.
 def _played(state: State, data: Data) -> State:
     seat, card = data["seat"], data["card"]
-    match, deal, _, _, hands, trick, history, won, frame = state
+    match, deal, _, _, hands, trick, history, won, frame, _ = state
     hand = [*hands[seat]]
     hand.remove(card)
     new_hands = [*hands]
@@ -201,21 +204,23 @@ def _played(state: State, data: Data) -> State:
     trick += ((seat, card, data["face_down"]),)
     ring = deal.participants
     if len(trick) == len(ring):
-        return new(State, (match, deal, TRICK_DONE, None, tuple(new_hands), trick, history, won, frame))
+        return new(State, (match, deal, TRICK_DONE, None, tuple(new_hands), trick, history, won, frame, None))
     after = ring.index(seat) + 1  # the next participant clockwise (the ring is stored clockwise)
     turn = ring[after] if after < len(ring) else ring[0]
-    return new(State, (match, deal, PLAYING, turn, tuple(new_hands), trick, history, won, frame))
+    legal = legal_plays(deal, new_hands[turn], trick, len(history))
+    return new(State, (match, deal, PLAYING, turn, tuple(new_hands), trick, history, won, frame, legal))
 
 
 def _trick_won(state: State, data: Data) -> State:
     winner = data["winner"]
-    match, deal, _, _, hands, trick, history, won, frame = state
+    match, deal, _, _, hands, trick, history, won, frame, _ = state
     tally = [*won]
     tally[winner] += 1
     history += ((trick, winner),)
     if len(history) == TRICKS:
-        return new(State, (match, deal, HAND_DONE, None, hands, (), history, tuple(tally), frame))
-    return new(State, (match, deal, PLAYING, winner, hands, (), history, tuple(tally), frame))
+        return new(State, (match, deal, HAND_DONE, None, hands, (), history, tuple(tally), frame, None))
+    legal = legal_plays(deal, hands[winner], (), len(history))
+    return new(State, (match, deal, PLAYING, winner, hands, (), history, tuple(tally), frame, legal))
 
 
 def _hand_scored(state: State, data: Data) -> State:

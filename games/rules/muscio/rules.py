@@ -11,7 +11,7 @@ from operator import add
 from typing import Any
 
 from games.engine import tricks
-from games.engine.tricks import follow_or_trump, highest_of_each_suit
+from games.engine.tricks import highest_of_each_suit
 from games.rules.muscio.state import (
     BLINDE,
     CANONICAL,
@@ -61,21 +61,33 @@ def early(state: State) -> bool:
 
 def play_options(state: State, seat: int) -> tuple[Sequence[str], bool]:
     """(the cards `seat` may play now, whether it plays face down); it is assumed to be its turn to play.
-    The cards may be the hand itself (a tuple of the state): read them, do not change them."""
-    _, deal, _, _, hands, trick, _, _, _ = state
-    hand = hands[seat]
+    The cards may be the hand itself (a tuple of the state): read them, do not change them. The fold keeps
+    the answer for the seat to play in `State.legal` (`legal_plays`); a state built without it works it out."""
+    legal = state.legal
+    if legal is not None and seat == state.turn:
+        return legal
+    return legal_plays(state.deal, state.hands[seat], state.trick, len(state.history))
+
+
+def legal_plays(deal: Deal, hand: tuple[str, ...], trick: Trick, tricks_done: int) -> tuple[Sequence[str], bool]:
+    """`play_options` from the parts of the state it reads: the deal, the hand, the trick in play and how many
+    tricks of the hand are done (the fold calls it to build `State.legal`)."""
     trump = deal.trump
-    first_two = early(state)
-    if len(deal.participants) == 2:
-        if not trick:
-            return (highest_of_each_suit(hand, SUIT_OF, RANK_OF) if first_two else hand), False
-        return follow_or_trump(hand, trick[0][1][1], trump, SUIT_OF), False
-    if first_two:
-        trumps = [card for card in hand if card[1] == trump]
-        return (trumps, False) if trumps else (hand, True)
-    if not trick:
+    if tricks_done < EARLY_TRICKS:
+        if len(deal.participants) > 2:  # a trump if you hold one, else any card face down
+            trumps = [card for card in hand if card[1] == trump]
+            return (trumps, False) if trumps else (hand, True)
+        if not trick:  # two participants lead the highest card of a suit
+            return highest_of_each_suit(hand, SUIT_OF, RANK_OF), False
+    elif not trick:
         return hand, False
-    return follow_or_trump(hand, trick[0][1][1], trump, SUIT_OF), False
+    # `tricks.follow_or_trump`, written out (asked once a card): the led suit, else a trump, else any card
+    led = trick[0][1][1]
+    following = [card for card in hand if card[1] == led]
+    if following:
+        return following, False
+    trumps = [card for card in hand if card[1] == trump]
+    return (trumps if trumps else hand), False
 
 
 def refusal(state: State, seat: int, card: str) -> tuple[str, str]:

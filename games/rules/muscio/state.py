@@ -12,6 +12,7 @@ it and fills in the few values that change at every card.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from games.engine.values import copier
@@ -94,9 +95,12 @@ class State(NamedTuple):
     history: tuple[tuple[Trick, int], ...]  # completed tricks of this hand with their winner
     won: tuple[int, ...]  # tricks won this hand, per seat
     frame: dict[str, Any]  # derived: the view's keys, the match's and the deal's values filled in (`view_frame`)
+    #: derived: (the cards the seat to play may play, face down or not) while a card is to be played, else None
+    #: (`rules.legal_plays`); None too in a state built without it, whose readers then work it out
+    legal: tuple[Sequence[str], bool] | None = None
 
-    #: Not stored in snapshots: built again from the match and the deal (`MuscioEngine.rederive`).
-    DERIVED_FIELDS = ("frame",)
+    #: Not stored in snapshots: built again from the rest of the state (`MuscioEngine.rederive`).
+    DERIVED_FIELDS = ("frame", "legal")
 
 
 def _empty_deal(players: int, dealer: int) -> Deal:

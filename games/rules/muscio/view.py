@@ -88,7 +88,7 @@ def reframe(frame: JSON, shown: dict[str, tuple[str, Callable[[Any], Any]]], cha
 def view(state: State, viewer: int | None) -> JSON:
     """Everything `viewer` may see (None: a spectator): a copy of the state's view frame (`State.frame`) with
     the values that change at every card. Its lists are read-only (`shared`) or fresh."""
-    _, deal, phase, turn, hands, trick, history, won, frame = state  # (views are hot: fields read once)
+    _, deal, phase, turn, hands, trick, history, won, frame, _ = state  # (views are hot: fields read once)
     out = frame.copy()
     out["phase"] = phase
     out["turn"] = turn
