@@ -50,3 +50,17 @@ def test_tarocchi_bots_discard_legally_under_both_versions(version):
 def test_spite_and_malice_bots_play_legally_under_both_versions(version):
     decisions, searched = _play("spite-and-malice", version, {}, 3, lambda view: view["stock_count"] < 20)
     assert decisions > 50 and searched > 0
+
+
+@pytest.mark.parametrize(("version", "placed"), [(1, {"FUG", "T20"}), (2, {"T20"})])
+def test_the_tarocchi_heuristic_places_a_shown_fuggitivo_with_the_declarer_only_where_no_discard_holds_it(
+        version, placed):
+    """The declarer's monte showed Giove and the Fuggitivo: by version 1 both are in the declarer's hand, by
+    version 2 the Fuggitivo may have been discarded, so the other seats' inference must not place it."""
+    from bots.policies.heuristic import tarocchi_mineo
+
+    view = {"declarer": 0, "monte": ["FUG", "T20", "5S"], "commits": [], "forced": False, "call": None,
+            "partner": None, "called": None}
+    assert tarocchi_mineo._known_holdings(view, 1, set(), version) == {0: placed}
+    choose = make_policy("heuristic", registry.get("tarocchi-mineo", version))
+    assert choose.keywords["rules_version"] == version  # the bot of a game plays by that game's version

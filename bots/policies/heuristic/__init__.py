@@ -1,6 +1,7 @@
 """Rule-of-thumb bots, one module per game: what a decent club player does without looking ahead.
 
-Each module exposes `choose(view, seat, legal_actions, rng) -> action`, a pure function of the seat's view.
+Each module exposes `choose(view, seat, legal_actions, rng) -> action`, a pure function of the seat's view,
+and may expose `choose_for(engine)`, that `choose` for the engine's rules version.
 """
 
 from __future__ import annotations
@@ -23,7 +24,9 @@ MODULES: dict[str, str] = {
 
 
 def make(engine: Engine, options: Mapping[str, Any]) -> Choose:
-    return import_module(MODULES[engine.kind]).choose
+    module = import_module(MODULES[engine.kind])
+    choose_for = getattr(module, "choose_for", None)
+    return choose_for(engine) if choose_for is not None else module.choose
 
 
 register(Bot("heuristic", "rules of thumb of a decent club player, per game", make, frozenset(MODULES)))

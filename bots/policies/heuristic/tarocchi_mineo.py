@@ -15,11 +15,11 @@ from __future__ import annotations
 import random
 from bisect import bisect_right
 from collections import Counter
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Any
 
 from bots.policies.heuristic.tricks import Inference, Power, Stakes, behind, follow_or_trump_voids, p_none, pick
-from games.engine.protocol import JSON, Action
+from games.engine.protocol import JSON, Action, Engine
 from games.rules.tarocchi_mineo.cards import (
     CALLABLE,
     DECK,
@@ -33,7 +33,7 @@ from games.rules.tarocchi_mineo.cards import (
     UNDISCARDABLE,
     VALUE,
 )
-from games.rules.tarocchi_mineo.rules import card_power
+from games.rules.tarocchi_mineo.rules import RULES_VERSIONS, card_power, undiscardable
 
 PLAYERS = 4
 TRICKS = 15
@@ -170,14 +170,16 @@ def _led(plays) -> str | None:
     return None
 
 
-def _known_holdings(view: JSON, seat: int, gone: set[str]) -> dict[int, set[str]]:
-    """Cards the table can place in a hand: the declarer's shown monte honours, Giove of a forced caller or a
-    bettor, the trumps above the called card (the caller held them all), the called card of a known partner."""
+def _known_holdings(view: JSON, seat: int, gone: set[str], rules_version: int) -> dict[int, set[str]]:
+    """Cards the table can place in a hand: the declarer's shown monte honours (the cards the game's rules
+    version never lets a discard hold: from version 2 the Fuggitivo may have been discarded), Giove of a forced
+    caller or a bettor, the trumps above the called card (the caller held them all), the called card of a
+    known partner."""
     known: dict[int, set[str]] = {}
     declarer = view["declarer"]
     if declarer is not None:
         mine = known.setdefault(declarer, set())
-        mine.update(card for card in view["monte"] if card in UNDISCARDABLE)
+        mine.update(card for card in view["monte"] if undiscardable(card, rules_version))
         if (declarer, "scommessa") in {tuple(commit) for commit in view["commits"]}:
             mine.update(("T20", FUG))
         if view["forced"]:
@@ -239,12 +241,12 @@ class _Inference(Inference):
         return chance
 
 
-def inference(view: JSON, seat: int) -> Inference:
+def inference(view: JSON, seat: int, rules_version: int = max(RULES_VERSIONS)) -> Inference:
     """Unseen cards, hand sizes, shown voids and placed cards of the deal in play."""
     rounds = [plays for _, plays, _ in view["tricks"]] + [view["trick"]]
     played = {card for plays in rounds for _, card in plays}
     gone = played | set(view["hand"]) | set(view["discard"] or ())
-    known = _known_holdings(view, seat, gone)
+    known = _known_holdings(view, seat, gone, rules_version)
     placed = set().union(*known.values()) if known else set()
     unseen = tuple(card for card in DECK if card not in gone and card not in placed)
     counts = {s: n for s, n in enumerate(view["hand_counts"]) if s != seat}
@@ -257,7 +259,7 @@ def _bet_on(view: JSON, word: str) -> int | None:
     return next((s for s, said in view["commits"] if said == word), None)
 
 
-def _play(view: JSON, seat: int, legal: list[Action]) -> Action:
+def _play(view: JSON, seat: int, legal: list[Action], rules_version: int) -> Action:
     hand = list(view["hand"])
     cards = [action["card"] for action in legal]
     plays = list(view["trick"])
@@ -266,7 +268,7 @@ def _play(view: JSON, seat: int, legal: list[Action]) -> Action:
     team = team_of(view, seat)
     declarers = team_of(view, view["declarer"])
     scommessa = _bet_on(view, "scommessa") is not None
-    facts = inference(view, seat)
+    facts = inference(view, seat, rules_version)
     others = [s for s in range(PLAYERS) if s not in team]
     threats = [s for s in behind(range(PLAYERS), seat, len(plays), PLAYERS) if s not in team]
     last = len(view["tricks"]) == TRICKS - 1
@@ -317,7 +319,13 @@ def _play(view: JSON, seat: int, legal: list[Action]) -> Action:
     return next(action for action in legal if action["card"] == choice)
 
 
-def choose(view: JSON, seat: int, legal_actions: list[Action], rng: random.Random) -> Action:
+def choose_for(engine: Engine):
+    """`choose` for the game's rules version (what a discard may hold differs between versions)."""
+    return partial(choose, rules_version=engine.rules_version)
+
+
+def choose(view: JSON, seat: int, legal_actions: list[Action], rng: random.Random,
+           rules_version: int = max(RULES_VERSIONS)) -> Action:
     if len(legal_actions) == 1:
         return legal_actions[0]
     phase = view["phase"]
@@ -326,7 +334,7 @@ def choose(view: JSON, seat: int, legal_actions: list[Action], rng: random.Rando
         "auction": lambda: _bid(view, legal_actions),
         "discard": lambda: _discard(view, legal_actions),
         "commit": lambda: _commit(view, seat, legal_actions),
-        "play": lambda: _play(view, seat, legal_actions),
+        "play": lambda: _play(view, seat, legal_actions, rules_version),
     }
     handler = handlers.get(phase)
     return handler() if handler else legal_actions[0]
