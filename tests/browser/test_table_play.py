@@ -43,10 +43,11 @@ def play_to_the_end(page, rng: random.Random, *, shot_name: str | None = None, s
                     limit: int = 600) -> int:
     """Click highlighted moves (a target after a selected source) until the game-over banner shows."""
     clicks = misses = 0
+    failure = ""
     while clicks < limit:
         if misses > 25:
             shot(page, "stuck-table")
-            raise AssertionError("no highlighted move could be clicked: "
+            raise AssertionError(f"no highlighted move could be clicked ({failure}): "
                                  + page.locator("#table").inner_html()[:3000])
         page.wait_for_function(f"document.querySelector('.game-over') || document.querySelector('{CLICKABLE}')",
                                timeout=30_000)
@@ -60,8 +61,9 @@ def play_to_the_end(page, rng: random.Random, *, shot_name: str | None = None, s
             continue  # redrawn meanwhile
         try:
             choices.nth(rng.randrange(n)).click(timeout=2_000)
-        except Exception:  # noqa: BLE001 - the table was redrawn under the pointer: look again
+        except Exception as error:  # noqa: BLE001 - the table was redrawn under the pointer: look again
             misses += 1
+            failure = str(error)[:1500]
             continue
         clicks += 1
         misses = 0
