@@ -1,10 +1,12 @@
-"""Token authentication that loads the player with the user, saving a query on every request, and refuses
-an address that sent too many bad tokens (`AuthFailureThrottle`) before it looks the token up."""
+"""Token authentication that loads the token, its user and the player in one hand-written statement
+(`games.rows`: every authenticated request makes it), and refuses an address that sent too many bad tokens
+(`AuthFailureThrottle`) before it looks the token up."""
 
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication, get_authorization_header
 
 from api.throttles import AuthFailureThrottle
+from games import rows
 
 
 class PlayerTokenAuthentication(TokenAuthentication):
@@ -21,11 +23,7 @@ class PlayerTokenAuthentication(TokenAuthentication):
             raise
 
     def authenticate_credentials(self, key):
-        model = self.get_model()
-        try:  # get(), unlike first(), adds no ORDER BY, whose compiling costs more than the query here
-            token = model.objects.select_related("user__player").get(key=key)
-        except model.DoesNotExist:
-            token = None
+        token = rows.token_with_player(key)
         if token is None or not token.user.is_active:
             return super().authenticate_credentials(key)  # raises the standard AuthenticationFailed
         return token.user, token

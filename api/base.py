@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework.views import APIView
 
-from games import selectors
+from games import rows, selectors
 from games.exceptions import BadRequest, Forbidden, NotFound
 from games.models import Game, Player
 
@@ -47,10 +47,9 @@ class GameEndpoint(APIView):
 
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)
-        try:  # get(), unlike first(), adds no ORDER BY (costly to compile, useless on a primary key)
-            game = Game.objects.get(pk=kwargs["game_id"])
-        except Game.DoesNotExist:
-            raise NotFound("not_found", "no such game") from None
+        game = rows.game_by_id(kwargs["game_id"])  # the head row, read without compiling a queryset
+        if game is None:
+            raise NotFound("not_found", "no such game")
         self.game = game
         self.seats = selectors.seats_at_head(game=game)
         self.player = caller(request)

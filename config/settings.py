@@ -107,9 +107,9 @@ REST_FRAMEWORK = {
 # --- Throttles and quotas (docs: README "Limits") -------------------------------------------------
 # Counters live in the cache: CACHE_URL (django-environ), local memory by default (one process: the
 # embedded server), Redis when several web processes must share them, e.g. redis://redis:6379/1.
-_CACHE_URL = env("CACHE_URL", default="locmemcache://")
-CACHES = {"default": env.cache_url_config(
-    _CACHE_URL, backend="django.core.cache.backends.redis.RedisCache" if _CACHE_URL.startswith("redis") else None)}
+# A Redis URL gets django-redis, which keeps one client per process: Django's own Redis backend builds a new
+# client for every operation, which cost more than the round trip itself (docs/move-path.md).
+CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
 # "<n>/<s|min|hour|day>"; "off" disables one. Read at each request (api.throttles), so tests may change them.
 THROTTLE_RATES = {
     "register": env("THROTTLE_REGISTER", default="20/hour"),  # POST /players/, per client address

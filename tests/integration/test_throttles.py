@@ -3,12 +3,14 @@ changes nothing. Rates come from settings at each request (here lowered from the
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games.models import Game, Player
-from tests.conftest import create_game
+from tests.conftest import create_game, missing
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -16,14 +18,25 @@ pytestmark = pytest.mark.django_db
 GAME = {"kind": "spite-and-malice", "seats": [{"bot": "random"}, {"bot": "random"}]}
 
 
-@pytest.fixture(autouse=True)
-def fresh_counters(settings):
-    """A cache of its own, so that no other test's requests are counted here."""
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                                   "LOCATION": "throttle-tests"}}
+#: The two counter stores a deployment uses: local memory (the embedded server) and Redis through django-redis
+#: (several web processes; what CACHE_URL=redis://... selects). Each test runs on both.
+STORES = {
+    "locmem": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "throttle-tests"},
+    "redis": {"BACKEND": "django_redis.cache.RedisCache",
+              "LOCATION": os.environ.get("THROTTLE_TEST_REDIS", "redis://127.0.0.1:6379/14")},
+}
+
+
+@pytest.fixture(autouse=True, params=sorted(STORES))
+def fresh_counters(request, settings):
+    """A cache of its own, emptied, so that no other test's requests are counted here."""
+    settings.CACHES = {"default": STORES[request.param]}
     from django.core.cache import cache
 
-    cache.clear()
+    try:
+        cache.clear()
+    except Exception as error:  # noqa: BLE001 - any connection failure means the same: no Redis here
+        missing(f"Redis for the throttle counters ({error})")
 
 
 def _assert_throttled(response) -> None:
