@@ -64,9 +64,9 @@ def _deal_hand(state: State, data: dict) -> State:
 # The three hottest handlers (a draw, a pass, a meld) build the state positionally, in field order.
 def _draw(state: State, data: dict) -> State:
     seat, cards = data["seat"], data["cards"]
-    hands = list(state.hands)
-    hand = list(hands[seat])
-    rows = list(state.rows)
+    hands = [*state.hands]  # (copies built without a call)
+    hand = [*hands[seat]]
+    rows = [*state.rows]
     first = 4 * seat
     for card in cards:
         insort(hand, card, key=_CODE_OF)
@@ -86,9 +86,9 @@ def _pass(state: State, data: dict) -> State:
 def _meld(state: State, data: dict) -> State:
     seat, added = data["seat"], data["added"]
     after = facts_of(data["table"])
-    hands = list(state.hands)
-    hand = list(hands[seat])
-    rows = list(state.rows)
+    hands = [*state.hands]
+    hand = [*hands[seat]]
+    rows = [*state.rows]
     first = 4 * seat
     for card in added:
         hand.remove(card)

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 
 from games.engine.protocol import Action
 from games.rules.machiavelli.cards import CODE, NAME
-from games.rules.machiavelli.melds import Table
+from games.rules.machiavelli.melds import Group, Table
 from games.rules.machiavelli.state import Rows, hand_rows
 from games.rules.machiavelli.tables import (
     ANY_SUIT,
@@ -283,12 +283,12 @@ def _actions(known: Facts, hand: tuple[str, ...], melds: list[Meld], out: list[d
     append = out.append
     for meld in melds:
         skip, new = meld
-        table = list(lists)
+        table = [*lists]  # (a copy built without a call, as the keywords below spare building a dict)
         if skip >= 0:
             del table[skip]
         for found in new:
             table.append(found.cards)
-        action = MeldAction({"type": "meld", "table": table})
+        action = MeldAction(type="meld", table=table)
         action.listed = listed
         action.meld = meld
         append(action)
@@ -322,15 +322,24 @@ def _added(known: Facts, skip: int, new: tuple[Info, ...]) -> tuple[str, ...]:
     """The hand cards a meld lays (the cards of `new` less those of table group `skip`), in canonical order."""
     if skip < 0:  # a new meld from the hand alone
         return new[0].in_code_order
-    return _difference(new, known[1][skip])
+    removed = known[1][skip].group
+    if len(new) == 1:  # an addition: the new group's cards not in the old one, already in canonical order
+        grown = new[0]
+        added = []
+        for card in grown.in_code_order:
+            if card not in removed:
+                added.append(card)
+        if len(added) == len(grown.group) - len(removed):  # (else a card is there twice: the Ace of A … K A)
+            return tuple(added)
+    return _difference(new, removed)
 
 
-def _difference(new: tuple[Info, ...], removed: Info) -> tuple[str, ...]:
+def _difference(new: tuple[Info, ...], removed: Group) -> tuple[str, ...]:
     """The cards of the groups `new` less those of `removed` (a multiset difference), in canonical order."""
     cards: list[str] = []
     for found in new:
         cards += found.group
-    for card in removed.group:
+    for card in removed:
         cards.remove(card)
     cards.sort(key=CODE.__getitem__)
     return tuple(cards)
