@@ -128,12 +128,13 @@ def sampled_melds(known: Facts, hand: tuple[str, ...], rows: Rows, out: list[dic
             useful.append(index)
         index += 1  # noqa: SIM113
     melds: list[Meld] = []
+    regroup = False  # may a useful meld be split or spare a card (else passes 3 and 4 find nothing)
     if useful:
-        _additions(melds, useful, infos, rows, hand)
+        regroup = _additions(melds, useful, infos, rows, keys, hand)
     three = (ab & (c | d)) | (cd & (a | b))  # ranks held in three suits or more
     if three or _RUN_STARTS[a] or _RUN_STARTS[b] or _RUN_STARTS[c] or _RUN_STARTS[d]:
         _new_melds(melds, rows, three, hand)
-    if useful:
+    if regroup:
         _regroupings(melds, useful, infos, rows, keys, (sa, sb, sc, sd), hand)
     return _actions(known, hand, melds, out) if melds else out
 
@@ -143,12 +144,16 @@ def _aces(hand: tuple[str, ...], suit: int, row: int) -> int:
     return hand.count(_ACE[suit]) if row & 1 else 0
 
 
-def _additions(melds: list[Meld], useful: list[int], infos: Sequence[Info], rows: Rows,
-               hand: tuple[str, ...]) -> None:
-    """Pass 1: hand cards added to a table meld (one, or the longest stretch), CAP_ADDITIONS at most."""
+def _additions(melds: list[Meld], useful: list[int], infos: Sequence[Info], rows: Rows, keys: tuple[int, ...],
+               hand: tuple[str, ...]) -> bool:
+    """Pass 1: hand cards added to a table meld (one, or the longest stretch), CAP_ADDITIONS at most. Answers
+    whether passes 3 and 4 may find something: a useful meld that a held card splits or that spares a card
+    the hand can use (`Info.regroups` against the hand keys `keys`), seen on the way."""
     add = melds.append
+    regroups = 0
     for index in useful:
         found = infos[index]
+        regroups |= found.regroups & keys[found.frame]
         accepts = found.accepts
         if not accepts:
             continue
@@ -173,7 +178,8 @@ def _additions(melds: list[Meld], useful: list[int], infos: Sequence[Info], rows
                     add((index, (RUNS[key][new_low][new_high],)))
         if len(melds) >= CAP_ADDITIONS:
             del melds[CAP_ADDITIONS:]
-            return
+            return True  # (the melds not looked at may)
+    return regroups != 0
 
 
 def _new_melds(melds: list[Meld], rows: Rows, three: int, hand: tuple[str, ...]) -> None:
