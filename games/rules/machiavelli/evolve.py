@@ -19,7 +19,7 @@ from games.engine.cards import remove_cards
 from games.engine.protocol import Event
 from games.rules.machiavelli.cards import CODE, sort_cards
 from games.rules.machiavelli.state import ROW_BIT, SUIT, Match, State, deal_scores, hand_rows
-from games.rules.machiavelli.tables import NO_FACTS, facts_of
+from games.rules.machiavelli.tables import NO_FACTS, TableLists, facts_of
 
 _CODE_OF = CODE.__getitem__
 
@@ -84,8 +84,9 @@ def _pass(state: State, data: dict) -> State:
 
 
 def _meld(state: State, data: dict) -> State:
-    seat, added = data["seat"], data["added"]
-    after = facts_of(data["table"])
+    seat, added, lists = data["seat"], data["added"], data["table"]
+    # `facts_of`, inlined: the facts the event's lists carry (a stored event's are worked out)
+    after = (lists.table, lists.infos, lists, lists.in_order) if type(lists) is TableLists else facts_of(lists)
     hands = [*state.hands]
     hand = [*hands[seat]]
     rows = [*state.rows]

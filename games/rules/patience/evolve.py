@@ -131,7 +131,8 @@ def _discard(table: Table, data: JSON) -> Table:
         hands, rows = (hands[0], hand), (rows[0], tuple(seat_rows))
     if shown is not None:  # one discard row changes in the views
         shown = (shown[0], shown[1], show_row(shown[2], seat, row, seat_rows[row]))
-    turn = new(Turn, (1 - turn.current, turn.number + 1, False, data["dead_turns"]))
+    current, number, _, _ = turn
+    turn = new(Turn, (1 - current, number + 1, False, data["dead_turns"]))
     return new(Table, (match, turn, hands, goals, rows, stock, centre, next_pile, completed, shown))
 
 
