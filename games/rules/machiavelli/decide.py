@@ -18,6 +18,7 @@ from typing import Any
 
 from games.engine.protocol import Action, Event, IllegalAction, Rng
 from games.engine.shared import SharedDict, SharedList
+from games.engine.values import new
 from games.rules.machiavelli.cards import PACK
 from games.rules.machiavelli.deal import deal_events
 from games.rules.machiavelli.legal import MeldAction, outcome
@@ -107,8 +108,8 @@ def _checked_meld_events(state: State, seat: int, submission: Any, rng: Rng) -> 
 
 def _melded_events(state: State, seat: int, after: Facts, added: tuple[str, ...], rng: Rng) -> list[Event]:
     """The events of a valid meld that leaves the table of `after` (its lists are the event's table)."""
-    data = {"seat": seat, "table": after[2], "added": list(added)}
-    events = [Event("meld", data, None, None, seat)]
+    data = {"seat": seat, "table": after[2], "added": [*added]}
+    events = [new(Event, ("meld", data, None, None, seat))]  # positionally (`new`): a meld is half the steps
     if len(added) == len(state.hands[seat]):
         cards_left = tuple(0 if other == seat else len(h) for other, h in enumerate(state.hands))
         events.extend(_deal_end_events(state, seat, cards_left, rng))

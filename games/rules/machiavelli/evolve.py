@@ -19,7 +19,7 @@ from games.engine.cards import remove_cards
 from games.engine.protocol import Event
 from games.rules.machiavelli.cards import CODE, sort_cards
 from games.rules.machiavelli.state import ROW_BIT, SUIT, Match, State, deal_scores, hand_rows
-from games.rules.machiavelli.tables import NO_FACTS, facts_of
+from games.rules.machiavelli.tables import NO_FACTS, TableLists, facts_of
 
 _CODE_OF = CODE.__getitem__
 
@@ -64,9 +64,9 @@ def _deal_hand(state: State, data: dict) -> State:
 # The three hottest handlers (a draw, a pass, a meld) build the state positionally, in field order.
 def _draw(state: State, data: dict) -> State:
     seat, cards = data["seat"], data["cards"]
-    hands = list(state.hands)
-    hand = list(hands[seat])
-    rows = list(state.rows)
+    hands = [*state.hands]  # (copies built without a call)
+    hand = [*hands[seat]]
+    rows = [*state.rows]
     first = 4 * seat
     for card in cards:
         insort(hand, card, key=_CODE_OF)
@@ -84,11 +84,12 @@ def _pass(state: State, data: dict) -> State:
 
 
 def _meld(state: State, data: dict) -> State:
-    seat, added = data["seat"], data["added"]
-    after = facts_of(data["table"])
-    hands = list(state.hands)
-    hand = list(hands[seat])
-    rows = list(state.rows)
+    seat, added, lists = data["seat"], data["added"], data["table"]
+    # `facts_of`, inlined: the facts the event's lists carry (a stored event's are worked out)
+    after = (lists.table, lists.infos, lists, lists.in_order) if type(lists) is TableLists else facts_of(lists)
+    hands = [*state.hands]
+    hand = [*hands[seat]]
+    rows = [*state.rows]
     first = 4 * seat
     for card in added:
         hand.remove(card)

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 
 from games.engine.protocol import Action
 from games.rules.machiavelli.cards import CODE, NAME
-from games.rules.machiavelli.melds import Table
+from games.rules.machiavelli.melds import Group, Table
 from games.rules.machiavelli.state import Rows, hand_rows
 from games.rules.machiavelli.tables import (
     ANY_SUIT,
@@ -122,16 +122,19 @@ def sampled_melds(known: Facts, hand: tuple[str, ...], rows: Rows, out: list[dic
     keys = (ka, kb, kc, kd, (ka | kb | kc | kd) & _FORMABLE_PART)
     # the table melds that may matter: one it can extend or split, or one that can spare a usable card
     useful = []
-    for index, found in enumerate(infos):
+    index = 0
+    for found in infos:  # a count, not `enumerate`: building its pairs costs more (14 groups a step)
         if found.wanted & keys[found.frame]:
             useful.append(index)
+        index += 1  # noqa: SIM113
     melds: list[Meld] = []
+    regroup = False  # may a useful meld be split or spare a card (else passes 3 and 4 find nothing)
     if useful:
-        _additions(melds, useful, infos, rows, hand)
+        regroup = _additions(melds, useful, infos, rows, keys, hand)
     three = (ab & (c | d)) | (cd & (a | b))  # ranks held in three suits or more
     if three or _RUN_STARTS[a] or _RUN_STARTS[b] or _RUN_STARTS[c] or _RUN_STARTS[d]:
         _new_melds(melds, rows, three, hand)
-    if useful:
+    if regroup:
         _regroupings(melds, useful, infos, rows, keys, (sa, sb, sc, sd), hand)
     return _actions(known, hand, melds, out) if melds else out
 
@@ -141,12 +144,16 @@ def _aces(hand: tuple[str, ...], suit: int, row: int) -> int:
     return hand.count(_ACE[suit]) if row & 1 else 0
 
 
-def _additions(melds: list[Meld], useful: list[int], infos: Sequence[Info], rows: Rows,
-               hand: tuple[str, ...]) -> None:
-    """Pass 1: hand cards added to a table meld (one, or the longest stretch), CAP_ADDITIONS at most."""
+def _additions(melds: list[Meld], useful: list[int], infos: Sequence[Info], rows: Rows, keys: tuple[int, ...],
+               hand: tuple[str, ...]) -> bool:
+    """Pass 1: hand cards added to a table meld (one, or the longest stretch), CAP_ADDITIONS at most. Answers
+    whether passes 3 and 4 may find something: a useful meld that a held card splits or that spares a card
+    the hand can use (`Info.regroups` against the hand keys `keys`), seen on the way."""
     add = melds.append
+    regroups = 0
     for index in useful:
         found = infos[index]
+        regroups |= found.regroups & keys[found.frame]
         accepts = found.accepts
         if not accepts:
             continue
@@ -171,7 +178,8 @@ def _additions(melds: list[Meld], useful: list[int], infos: Sequence[Info], rows
                     add((index, (RUNS[key][new_low][new_high],)))
         if len(melds) >= CAP_ADDITIONS:
             del melds[CAP_ADDITIONS:]
-            return
+            return True  # (the melds not looked at may)
+    return regroups != 0
 
 
 def _new_melds(melds: list[Meld], rows: Rows, three: int, hand: tuple[str, ...]) -> None:
@@ -283,12 +291,12 @@ def _actions(known: Facts, hand: tuple[str, ...], melds: list[Meld], out: list[d
     append = out.append
     for meld in melds:
         skip, new = meld
-        table = list(lists)
+        table = [*lists]  # (a copy built without a call, as the keywords below spare building a dict)
         if skip >= 0:
             del table[skip]
         for found in new:
             table.append(found.cards)
-        action = MeldAction({"type": "meld", "table": table})
+        action = MeldAction(type="meld", table=table)
         action.listed = listed
         action.meld = meld
         append(action)
@@ -308,7 +316,7 @@ def outcome(action: Action, table: Table, hand: tuple[str, ...]) -> tuple[Facts,
     # equal values (the identity test only spares comparing a state's own tuples item by item)
     if not known[3] or (held is not hand and held != hand) or (known[0] is not table and known[0] != table):
         return None  # (and the full check sorts any table)
-    expected = list(known[2])
+    expected = [*known[2]]
     if skip >= 0:
         del expected[skip]
     for found in new:
@@ -322,15 +330,24 @@ def _added(known: Facts, skip: int, new: tuple[Info, ...]) -> tuple[str, ...]:
     """The hand cards a meld lays (the cards of `new` less those of table group `skip`), in canonical order."""
     if skip < 0:  # a new meld from the hand alone
         return new[0].in_code_order
-    return _difference(new, known[1][skip])
+    removed = known[1][skip].group
+    if len(new) == 1:  # an addition: the new group's cards not in the old one, already in canonical order
+        grown = new[0]
+        added = []
+        for card in grown.in_code_order:
+            if card not in removed:
+                added.append(card)
+        if len(added) == len(grown.group) - len(removed):  # (else a card is there twice: the Ace of A … K A)
+            return tuple(added)
+    return _difference(new, removed)
 
 
-def _difference(new: tuple[Info, ...], removed: Info) -> tuple[str, ...]:
+def _difference(new: tuple[Info, ...], removed: Group) -> tuple[str, ...]:
     """The cards of the groups `new` less those of `removed` (a multiset difference), in canonical order."""
     cards: list[str] = []
     for found in new:
         cards += found.group
-    for card in removed.group:
+    for card in removed:
         cards.remove(card)
     cards.sort(key=CODE.__getitem__)
     return tuple(cards)

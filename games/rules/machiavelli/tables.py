@@ -63,6 +63,7 @@ class Info:
     spares: int  # row of the ranks it can give up and stay valid (or leave two valid runs)
     frame: int  # the suit its cards are in, or ANY_SUIT
     wanted: int  # accepts | splits | spares << 13
+    regroups: int  # splits | spares << 13: the part of `wanted` that may regroup it (see `legal._regroupings`)
     normal: Info | None = field(default=None, compare=False)  # the group's normal form, when it differs
 
 
@@ -71,7 +72,7 @@ def _make_info(group: Group) -> Info:
     ordered = tuple(sorted(group, key=CODE.__getitem__))
     codes = normalise_codes([CODE[c] for c in group])
     if codes is None:  # no meld offers nothing (only a caller's mistake puts one on a table)
-        return Info(group, cards, ordered, False, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        return Info(group, cards, ordered, False, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     normal = tuple(NAME[code] for code in codes)
     if normal != group:  # 2 … K A, which the generator may build, is A 2 … K
         normal_info = _make_info(normal)
@@ -83,8 +84,8 @@ def _make_info(group: Group) -> Info:
         bit = RANK_BIT[rank]
         if size == 3:
             missing = (suits ^ 15).bit_length() - 1
-            return Info(group, cards, ordered, True, rank, 0, 0, suits, bit, 0, 0, missing, bit)
-        return Info(group, cards, ordered, True, rank, 0, 0, suits, 0, 0, bit, ANY_SUIT, bit << 13)
+            return Info(group, cards, ordered, True, rank, 0, 0, suits, bit, 0, 0, missing, bit, 0)
+        return Info(group, cards, ordered, True, rank, 0, 0, suits, 0, 0, bit, ANY_SUIT, bit << 13, bit << 13)
     suit, low = codes[0] // 13, codes[0] % 13 + 1
     high = low + size - 1
     accepts = RANK_BIT[low - 1] | RANK_BIT[high + 1]
@@ -93,7 +94,7 @@ def _make_info(group: Group) -> Info:
         spares = RANK_BIT[low] | RANK_BIT[high] | (_span(low + 3, high - 3) if high - low >= 6 else 0)
     splits = _span(low + 2, high - 2) if high - low >= 4 else 0
     return Info(group, cards, ordered, False, suit, low, high, 0, accepts, splits, spares, suit,
-                accepts | splits | spares << 13)
+                accepts | splits | spares << 13, splits | spares << 13)
 
 
 #: RUNS[suit][low][high]: the run of `suit` from rank `low` to `high` (1..14, at least 3 cards; else None).
@@ -179,7 +180,7 @@ def rearranged(known: Facts, skip: int, new: Sequence[Info]) -> Facts:
     `new`, in normal form, kept sorted. The new lists are filled here, before anybody sees them (`list`'s
     own methods: `TableLists` refuses them)."""
     before, before_infos, before_lists, _ = known
-    table, infos, lists = list(before), list(before_infos), TableLists(before_lists)
+    table, infos, lists = [*before], [*before_infos], TableLists(before_lists)
     if skip >= 0:
         del table[skip], infos[skip]
         list.pop(lists, skip)

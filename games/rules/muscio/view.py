@@ -97,13 +97,17 @@ def view(state: State, viewer: int | None) -> JSON:
         out["my_hand"] = [*hands[viewer]]
         out["my_out_of_play"] = [*deal.dead[viewer]]
     # A trick is `[seat, card, face_down]` triples in play order; `card` is null for another's face-down card.
-    # (An empty comprehension still costs a call: the empty cases, the common ones, skip it.)
-    out["trick"] = [[seat, card if (not down or seat == viewer) else None, down]
-                    for seat, card, down in trick] if trick else []
+    # (Plain loops: a comprehension costs a call, and a view lists up to six tricks.)
+    shown: list[list[Any]] = []
+    for seat, card, down in trick:
+        shown.append([seat, card if (not down or seat == viewer) else None, down])
+    out["trick"] = shown
     tricks: list[JSON] = []
     for plays, winner in history:  # (the finished tricks likewise)
-        tricks.append({"plays": [[seat, card if (not down or seat == viewer) else None, down]
-                                 for seat, card, down in plays], "winner": winner})
+        shown = []
+        for seat, card, down in plays:
+            shown.append([seat, card if (not down or seat == viewer) else None, down])
+        tricks.append({"plays": shown, "winner": winner})
     out["tricks"] = tricks
     out["tricks_won"] = [*won]
     return out

@@ -19,6 +19,7 @@ from __future__ import annotations
 from games.engine.cards import FRENCH_VALUE
 from games.engine.protocol import Action, Event, IllegalAction, Rng
 from games.engine.shared import SharedDict
+from games.engine.values import new
 from games.rules.patience.evolve import evolve
 from games.rules.patience.moves import NEW, check_ending, check_play, may_end
 from games.rules.patience.scoring import finish_game
@@ -74,7 +75,7 @@ def _play(variant: Variant, table: Table, seat: int, action: Action, rng: Rng) -
     goal = table.goals[seat]
     if source == "goal":
         data["goal_top"] = goal[1] if len(goal) > 1 else None
-    play = Event("play", data, None, None, seat)
+    play = new(Event, ("play", data, None, None, seat))  # positionally (`new`): a play is a step in four
     if source == "goal" and len(goal) == 1:
         return [play, *finish_game(variant, evolve(table, play), rng, "goal_emptied", seat)]
     if source == "hand" and len(table.hands[seat]) == 1:  # the draw recycles first if the stock is short

@@ -60,7 +60,8 @@ class PatienceEngine(BaseEngine):
 
     seats = range(2, 3)
     # 2: Table and Turn are named tuples (1: dataclasses); 3: so is the snapshot's Position; 4: the views' parts
-    # kept with the table and the match (`Table.shown`, `Match.frame`)
+    # kept with the table and the match (`Table.shown`, `Match.frame`); `Table.shown` holds the discard rows
+    # too (derived, so no snapshot changes)
     state_version = 4
     action_schemas = ACTION_SCHEMAS
     options = OPTIONS
@@ -71,7 +72,7 @@ class PatienceEngine(BaseEngine):
     view = staticmethod(view)
 
     def rederive(self, state: Table) -> Table:
-        return state._replace(shown=show_zones(state.centre, state.completed))
+        return state._replace(shown=show_zones(state.centre, state.completed, state.rows))
     result = staticmethod(scoring.result)
     # The hot calls that need the variant are the module functions bound to it (see `__init__`).
     decide: Callable[[Table, int, Action, Rng], list[Event]]

@@ -24,6 +24,7 @@ from games.rules.patience.state import (
     fresh_zones,
     pile_index,
     show_pile,
+    show_row,
     with_table,
 )
 
@@ -46,7 +47,7 @@ def _shuffle(table: Table, data: JSON) -> Table:
     else:  # "recycle_under" puts the completed cards under the stock; "stock" (set-up), "recycle" replace it
         stock = stock + cards if purpose == "recycle_under" else cards
         completed = ()
-        shown = None if shown is None else (shown[0], NOTHING_SHOWN[1])
+        shown = None if shown is None else (shown[0], NOTHING_SHOWN[1], shown[2])
     return with_table(table, goals=goals, stock=stock, completed=completed, shown=shown)
 
 
@@ -83,6 +84,8 @@ def _play(table: Table, data: JSON) -> Table:
         row = data["pile"]
         seat_rows[row] = seat_rows[row][:-1]
         rows = (tuple(seat_rows), rows[1]) if seat == 0 else (rows[0], tuple(seat_rows))
+        if shown is not None:  # one discard row changes in the views
+            shown = (shown[0], shown[1], show_row(shown[2], seat, row, seat_rows[row]))
     # The centre changes, and its part of the views (`shown`) with it: one pile's entry.
     shown_piles = None if shown is None else [*shown[0]]
     if data["opened"]:
@@ -90,7 +93,7 @@ def _play(table: Table, data: JSON) -> Table:
         next_pile = where + 1
         if shown is not None:
             shown_piles.append(show_pile(where, (card,)))
-            shown = (SharedList(shown_piles), shown[1])
+            shown = (SharedList(shown_piles), shown[1], shown[2])
     else:
         index = pile_index(table, where)
         cards = centre[index][1] + (card,)
@@ -99,14 +102,14 @@ def _play(table: Table, data: JSON) -> Table:
             completed = completed + cards
             if shown is not None:
                 del shown_piles[index]
-                shown = (SharedList(shown_piles), SharedList(completed))
+                shown = (SharedList(shown_piles), SharedList(completed), shown[2])
         else:
             piles = list(centre)
             piles[index] = (where, cards)
             centre = tuple(piles)
             if shown is not None:
                 shown_piles[index] = show_pile(where, cards)
-                shown = (SharedList(shown_piles), shown[1])
+                shown = (SharedList(shown_piles), shown[1], shown[2])
     current, number, moved, dead_turns = turn
     if not moved:
         turn = new(Turn, (current, number, True, dead_turns))
@@ -126,7 +129,10 @@ def _discard(table: Table, data: JSON) -> Table:
         hands, rows = (hand, hands[1]), (tuple(seat_rows), rows[1])
     else:
         hands, rows = (hands[0], hand), (rows[0], tuple(seat_rows))
-    turn = new(Turn, (1 - turn.current, turn.number + 1, False, data["dead_turns"]))
+    if shown is not None:  # one discard row changes in the views
+        shown = (shown[0], shown[1], show_row(shown[2], seat, row, seat_rows[row]))
+    current, number, _, _ = turn
+    turn = new(Turn, (1 - current, number + 1, False, data["dead_turns"]))
     return new(Table, (match, turn, hands, goals, rows, stock, centre, next_pile, completed, shown))
 
 

@@ -135,7 +135,9 @@ def legal_actions(variant: Variant, table: Table, seat: int) -> list[Action]:
         return []
     hand = hands[seat]
     goal = goals[seat]
-    pending = obligation(variant, table, seat)
+    cards = variant.obligation_cards  # `obligation`, inlined: asked at every step
+    in_reach = not cards.isdisjoint(hand) or (goal and goal[0] in cards)
+    pending = variant.obligation(table, seat) if in_reach else None
     if pending is not None and pending.moves is not None:
         return [move_action(move) for move in pending.moves]
     where_to = places(variant, centre)

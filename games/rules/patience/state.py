@@ -10,9 +10,10 @@ standing for one, and every card adds one), so it is never stored separately.
 changed parts (the match, its game results) are frozen dataclasses.
 
 Views are asked for at every step, and most steps change neither the centre, the completed cards nor the
-match, so their parts of a view are kept with them, built when they change: `Table.shown` (the centre and
-the completed cards as views show them) and `Match.frame` (every key of a view, the match's parts filled
-in). Both are derived: the fold keeps them in step, and a table built by hand may leave `shown` None.
+match, so their parts of a view are kept with them, built when they change: `Table.shown` (the centre, the
+completed cards and each player's discard rows as views show them) and `Match.frame` (every key of a view,
+the match's parts filled in). Both are derived: the fold keeps them in step, and a table built by hand may
+leave `shown` None.
 """
 
 from __future__ import annotations
@@ -101,9 +102,9 @@ class Table(NamedTuple):
     centre: tuple[Pile, ...]       # in opening order
     next_pile: int                 # id the next opened pile gets (never reused within a game)
     completed: Cards               # cards of piles that reached the King, in completion order
-    #: Derived: (the centre piles, the completed cards) as views show them, read-only (`show_zones`); None on
-    #: a table built by hand, whose views work them out.
-    shown: tuple[SharedList, SharedList] | None = None
+    #: Derived: (the centre piles, the completed cards, each seat's discard rows) as views show them, read-only
+    #: (`show_zones`); None on a table built by hand, whose views work them out.
+    shown: Shown | None = None
 
     #: Not stored in snapshots: built again from the centre and the completed cards (`PatienceEngine.rederive`).
     DERIVED_FIELDS = ("shown",)
@@ -112,17 +113,37 @@ class Table(NamedTuple):
 with_table = copier(Table)
 
 
+#: `Table.shown`: the centre piles, the completed cards and each seat's four discard rows, as views show them.
+Shown = tuple[SharedList, SharedList, tuple[SharedList, SharedList]]
+
+
 def show_pile(ident: int, cards: Cards) -> SharedDict:
     """A centre pile as views show it."""
     return SharedDict({"id": ident, "value": len(cards), "cards": SharedList(cards)})
 
 
-def show_zones(centre: tuple[Pile, ...], completed: Cards) -> tuple[SharedList, SharedList]:
-    """`Table.shown` of a centre and completed cards."""
-    return SharedList([show_pile(ident, cards) for ident, cards in centre]), SharedList(completed)
+def show_rows(rows: Rows) -> SharedList:
+    """One seat's discard rows as views show them."""
+    return SharedList([SharedList(row) for row in rows])
 
 
-NOTHING_SHOWN = (SharedList(), SharedList())
+def show_zones(centre: tuple[Pile, ...], completed: Cards, rows: tuple[Rows, Rows]) -> Shown:
+    """`Table.shown` of a centre, completed cards and both seats' discard rows."""
+    return (SharedList([show_pile(ident, cards) for ident, cards in centre]), SharedList(completed),
+            (show_rows(rows[0]), show_rows(rows[1])))
+
+
+def show_row(shown_rows: tuple[SharedList, SharedList], seat: int, row: int, cards: Cards
+             ) -> tuple[SharedList, SharedList]:
+    """Both seats' discard rows as shown (`shown_rows`), with row `row` of `seat` now holding `cards`: the
+    other rows are shared."""
+    seat_rows = [*shown_rows[seat]]
+    seat_rows[row] = SharedList(cards)
+    changed = SharedList(seat_rows)
+    return (changed, shown_rows[1]) if seat == 0 else (shown_rows[0], changed)
+
+
+NOTHING_SHOWN: Shown = show_zones((), (), (EMPTY_ROWS, EMPTY_ROWS))
 
 
 NO_TURN = Turn(0, 0, False, 0)

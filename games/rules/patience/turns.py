@@ -10,6 +10,7 @@ from __future__ import annotations
 from games.engine.chance import shuffle_event
 from games.engine.protocol import Event, Rng
 from games.engine.shared import SharedDict
+from games.engine.values import new
 from games.rules.patience.evolve import evolve
 from games.rules.patience.state import HAND_SIZE, SEATS, Table
 from games.rules.patience.variant import Variant
@@ -44,8 +45,9 @@ def draw(variant: Variant, table: Table, seat: int, count: int, rng: Rng, reason
         stock, completed = evolve(table, event).stock, ()
     taken = stock[:count]
     if taken:
-        events.append(Event("draw", {"seat": seat, "cards": [*taken], "reason": reason},
-                                 _DRAWN[reason][seat][len(taken)], _ONLY[seat], None))
+        # built positionally (`new`, field order): a draw ends most turns
+        events.append(new(Event, ("draw", {"seat": seat, "cards": [*taken], "reason": reason},
+                                  _DRAWN[reason][seat][len(taken)], _ONLY[seat], None)))
         if variant.recycle_at_once and completed and len(stock) - len(taken) < threshold:
             events.append(recycle_event(stock[len(taken):], completed, rng))
     return events

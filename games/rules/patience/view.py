@@ -29,12 +29,12 @@ def view(table: Table, viewer: int | None) -> JSON:
     current, number, moved, dead_turns = turn
     hand0, hand1 = hands
     goal0, goal1 = goals
-    (row00, row01, row02, row03), (row10, row11, row12, row13) = rows
     if shown is None:  # a table built by hand
-        shown = show_zones(centre, completed)
-    # The centre, the completed cards and the match's parts are read-only values (see `games.engine.shared`)
-    # shared by every view; the rest of a view is the caller's own. `[*cards]` rather than `list(cards)`: the
-    # same list, built without a call.
+        shown = show_zones(centre, completed, rows)
+    shown_piles, shown_completed, (rows0, rows1) = shown
+    # The centre, the completed cards, the discard rows and the match's parts are read-only values (see
+    # `games.engine.shared`) shared by every view; the rest of a view is the caller's own. `[*cards]` rather
+    # than `list(cards)`: the same list, built without a call.
     out = match.frame.copy()
     out["turn"] = number
     out["moved_this_turn"] = moved
@@ -42,13 +42,13 @@ def view(table: Table, viewer: int | None) -> JSON:
     out["players"] = [
         {"hand": [*hand0] if viewer == 0 else None, "hand_count": len(hand0),
          "goal_top": goal0[0] if goal0 else None, "goal_count": len(goal0),
-         "discards": [[*row00], [*row01], [*row02], [*row03]]},
+         "discards": rows0},
         {"hand": [*hand1] if viewer == 1 else None, "hand_count": len(hand1),
          "goal_top": goal1[0] if goal1 else None, "goal_count": len(goal1),
-         "discards": [[*row10], [*row11], [*row12], [*row13]]},
+         "discards": rows1},
     ]
     out["stock_count"] = len(stock)
-    out["centre"], out["completed"] = shown
+    out["centre"], out["completed"] = shown_piles, shown_completed
     out["next_pile_id"] = next_pile
     if match.over:
         out["result"] = result(table)
@@ -108,4 +108,4 @@ def sample_state(variant: Variant, view_: JSON, viewer: int | None, rng: random.
     turn = Turn(0 if current is None else current, view_["turn"], view_["moved_this_turn"], view_["dead_turns"])
     completed = tuple(view_["completed"])
     return Table(match, turn, (hands[0], hands[1]), (goals[0], goals[1]), rows, stock, centre,
-                 view_["next_pile_id"], completed, show_zones(centre, completed))
+                 view_["next_pile_id"], completed, show_zones(centre, completed, rows))
