@@ -101,10 +101,13 @@ def test_on_the_broker_each_turn_waits_in_its_queue_only(ann):
 
 # -- with real workers: random bots reply while search bots think --------------------------------------
 THINK_MS = 4000
+#: The embedded server's search thread shares the GIL with the web thread and the random bot's: on a slow
+#: machine three replies can take more than 3 s there, so its search bots think longer (the cap raised to match).
+EMBEDDED_THINK_MS = 10_000
 
 
 def _replies_while_search_thinks(get: Callable[[str], dict], post: Callable[[str, dict], int], game_id: str,
-                                 search_id: str, search_version: int) -> int:
+                                 search_id: str, search_version: int, think_ms: int = THINK_MS) -> int:
     """Play the human seat 0 against a random bot until it replied three times; returns the replies. Fails if
     the search game moved meanwhile: the replies must come while its first turn is still being thought."""
     rng = random.Random(3)
@@ -112,7 +115,7 @@ def _replies_while_search_thinks(get: Callable[[str], dict], post: Callable[[str
     replies = 0
     last_actor = None
     while replies < 3:
-        assert time.monotonic() - started < THINK_MS / 1000 * 0.75, f"only {replies} replies in time"
+        assert time.monotonic() - started < think_ms / 1000 * 0.75, f"only {replies} replies in time"
         events = get(f"/games/{game_id}/events/")
         replies = sum(1 for event in events if event["actor"] == 1)
         summary = get(f"/games/{game_id}/")
@@ -171,12 +174,13 @@ def test_workers_of_each_queue_keep_random_bots_replying_while_search_bots_think
 
 def test_the_embedded_server_plays_both_queues_side_by_side(tmp_path):
     """`manage.py serve` with no broker: a worker thread per queue in the web process."""
-    with live.server({"DATABASE_URL": f"sqlite:///{tmp_path / 'tavolo.sqlite3'}"}) as base, \
+    with live.server({"DATABASE_URL": f"sqlite:///{tmp_path / 'tavolo.sqlite3'}",
+                      "MAX_BOT_BUDGET_MS": str(EMBEDDED_THINK_MS)}) as base, \
             httpx.Client(base_url=base, timeout=10) as http:
         me = http.post("/players/", json={"name": "solo"}).json()
         http.headers["Authorization"] = f"Token {me['token']}"
         search = http.post("/games/", json={"kind": "spite-and-malice", "seed": "5c" * 32,
-                                            "seats": [{"bot": "search", "budget_ms": THINK_MS}] * 2}).json()
+                                            "seats": [{"bot": "search", "budget_ms": EMBEDDED_THINK_MS}] * 2}).json()
         game = http.post("/games/", json={"kind": "spite-and-malice", "seed": "9a" * 32,
                                           "seats": [{"player": me["id"]}, {"bot": "random"}]}).json()
 
@@ -184,7 +188,7 @@ def test_the_embedded_server_plays_both_queues_side_by_side(tmp_path):
             return http.post(path, json=body).status_code
 
         assert _replies_while_search_thinks(lambda path: http.get(path).json(), post, game["id"], search["id"],
-                                            search["version"]) >= 3
+                                            search["version"], EMBEDDED_THINK_MS) >= 3
         deadline = time.monotonic() + 30
         while http.get(f"/games/{search['id']}/").json()["version"] == search["version"]:
             assert time.monotonic() < deadline, "the search thread never played"
