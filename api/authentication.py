@@ -2,6 +2,7 @@
 (`games.rows`: every authenticated request makes it), and refuses an address that sent too many bad tokens
 (`AuthFailureThrottle`) before it looks the token up."""
 
+from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication, get_authorization_header
 
@@ -24,6 +25,8 @@ class PlayerTokenAuthentication(TokenAuthentication):
 
     def authenticate_credentials(self, key):
         token = rows.token_with_player(key)
-        if token is None or not token.user.is_active:
-            return super().authenticate_credentials(key)  # raises the standard AuthenticationFailed
+        if token is None:  # DRF's own messages, without its second lookup of the same token
+            raise exceptions.AuthenticationFailed(_("Invalid token."))
+        if not token.user.is_active:
+            raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
         return token.user, token

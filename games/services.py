@@ -33,6 +33,7 @@ from games.engine.runner import Position, apply_action, begin
 from games.exceptions import BadRequest, Conflict, Forbidden, NotFound, Unprocessable
 from games.models import ClockPolicy, Event, Game, IdempotencyRecord, Player, Seat, Snapshot
 from games.notifications import player_notify  # noqa: F401 - the service other features call
+from games.rows import game_by_id
 
 MAX_TURN_SECONDS = 7 * 24 * 3600
 
@@ -362,10 +363,9 @@ def game_apply_action(*, game_id: Any, player: Player, action: Any, expected_ver
 
 
 def _read_game(game_id: Any) -> tuple[Game, list[Seat]]:
-    try:  # get(), unlike first(), adds no ORDER BY (costly to compile, useless on a primary key)
-        game = Game.objects.get(pk=game_id)
-    except Game.DoesNotExist:
-        raise NotFound("not_found", "no such game") from None
+    game = game_by_id(game_id)  # the head row, read without compiling a queryset
+    if game is None:
+        raise NotFound("not_found", "no such game")
     return game, selectors.seats_of(game=game)
 
 
